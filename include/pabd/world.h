@@ -1,0 +1,244 @@
+// The public C++ API: create a world from a definition, add bodies and bonds
+// from definitions, step it, read and set state through value handles.
+//
+//   pabd::World world(pabd::default_world_def());
+//   pabd::BodyDef box = pabd::default_body_def();
+//   box.shape = pabd::box_shape({1, 1, 1});
+//   pabd::BodyId id = world.add_body(box);
+//   world.step();
+//   pabd::BodyState s = world.body_state(id);
+//
+// Errors in API use (an unknown handle, a zero mass, a non-finite value) throw
+// pabd::Error with a one-line message; a state that becomes non-finite during
+// a step is reported through StepResult, never silently.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "pabd/math.h"
+
+namespace pabd {
+
+/// Error thrown for invalid API input; what() is a one-line message.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Handle of a body: index into the world's arrays plus a generation stamp.
+struct BodyId {
+  std::uint32_t index = 0xffffffffu;  ///< slot index; 0xffffffff = the fixed world frame
+  std::uint32_t generation = 0;       ///< must match the world's slot stamp
+  /// True for the handle that stands for the fixed world frame (bond ends only).
+  bool is_world() const { return index == 0xffffffffu; }
+};
+
+/// Handle of the fixed world frame, usable as a bond end.
+inline BodyId world_frame() { return BodyId{}; }
+
+/// Handle of a joint or spring (a group of bonds).
+struct JointId {
+  std::uint32_t index = 0xffffffffu;  ///< slot index
+  std::uint32_t generation = 0;       ///< must match the world's slot stamp
+};
+
+/// Shapes a body can carry.
+enum class ShapeType { Plane, Box, Sphere, Capsule };
+
+/// Geometry of a body, in its own frame (origin at the centre of mass).
+struct ShapeDef {
+  ShapeType type = ShapeType::Box;  ///< which shape
+  Vec3 size{1, 1, 1};               ///< box: full edge lengths [m]
+  Real radius = 0.5;                ///< sphere, capsule: radius [m]
+  Real half_height = 0.5;  ///< capsule: half length of the core segment along local Y [m]
+  Vec3 normal{0, 1, 0};    ///< plane: unit normal (static bodies only)
+  Real offset = 0;         ///< plane: n . x = offset [m]
+};
+
+/// Box with full edge lengths `size` [m].
+ShapeDef box_shape(Vec3 size);
+/// Sphere of radius r [m].
+ShapeDef sphere_shape(Real radius);
+/// Capsule of radius r [m] around a segment of half length hh [m] along local Y.
+ShapeDef capsule_shape(Real radius, Real half_height);
+/// Plane n . x = offset (n need not be unit; it is normalised).
+ShapeDef plane_shape(Vec3 normal, Real offset);
+
+/// Everything needed to create a body. Fill with default_body_def().
+struct BodyDef {
+  std::string name;                ///< unique name; empty = its index as a string
+  ShapeDef shape;                  ///< geometry, also the source of mass properties
+  Vec3 position{0, 0, 0};          ///< centre of mass, world frame [m]
+  Quat orientation{1, 0, 0, 0};    ///< world-from-body rotation
+  Vec3 velocity{0, 0, 0};          ///< linear velocity [m/s]
+  Vec3 angular_velocity{0, 0, 0};  ///< angular velocity, world frame [rad/s]
+  Real mass = 0;                   ///< [kg]; 0 means "from density"
+  Real density = 1000;             ///< [kg/m^3], used when mass == 0
+  Real friction = 0.5;             ///< Coulomb coefficient (used by contacts)
+  bool is_static = false;          ///< a static body never moves
+};
+
+/// A body definition with every field at its documented default.
+BodyDef default_body_def();
+
+/// Custom parallel-for: call body(begin, end) over [0, count) split as you wish.
+/// Each index must be visited exactly once; the chunks may run concurrently.
+using ParallelFor = std::function<void(int count, const std::function<void(int, int)>& body)>;
+
+/// Solver choices.
+enum class PredictionMode {
+  Exact,     ///< exponential map for prediction, logarithm for angular velocity (default)
+  FirstOrder ///< the paper's Algorithm 1: Q + h/2 [w,0] Q, and W = dA A^-1 / h
+};
+
+/// How the global and local steps meet (see docs/architecture.md).
+enum class LocalStep {
+  Rigid,  ///< minimise the global step's quadratic model over rigid poses exactly (default)
+  Paper   ///< the paper: full 12x12 affine solve, then the rotation closest to A
+};
+
+/// World settings. Fill with default_world_def().
+struct WorldDef {
+  Real dt = 1.0 / 60.0;           ///< time step h [s]
+  int iterations = 20;            ///< global/local iterations per step
+  Vec3 gravity{0, -9.81, 0};      ///< [m/s^2]
+  int threads = 0;                ///< OpenMP threads; 0 = OpenMP's default
+  PredictionMode prediction = PredictionMode::Exact;  ///< rotation prediction/recovery
+  LocalStep local_step = LocalStep::Rigid;            ///< global/local coupling
+  Real hard_stiffness_start = 1e4;  ///< AL: start penalty kappa_start [N/m]
+  Real hard_stiffness_growth = 1e4; ///< AL: beta, kappa += beta |C| per iteration [N/m^2]
+  Real hard_lambda_decay = 0.99;    ///< AL: alpha, warm-start factor for lambda
+  Real hard_stiffness_decay = 0.999;///< AL: gamma, warm-start factor for kappa and lambda
+  Real hard_stiffness_max = 1e12;   ///< AL: cap on kappa [N/m] (keeps H well conditioned)
+  ParallelFor parallel_for;       ///< optional user task system; empty = OpenMP
+};
+
+/// A world definition with every field at its documented default.
+WorldDef default_world_def();
+
+/// Two bodies pulled together by a linear spring between two points.
+struct SpringDef {
+  BodyId body_a = world_frame();  ///< first end's body, or world_frame()
+  BodyId body_b = world_frame();  ///< second end's body, or world_frame()
+  Vec3 anchor_a{0, 0, 0};  ///< first end, world frame at the current pose [m]
+  Vec3 anchor_b{0, 0, 0};  ///< second end, world frame at the current pose [m]
+  Real rest_length = 0;    ///< [m], >= 0
+  Real stiffness = 1000;   ///< [N/m], > 0
+};
+
+/// Ball-and-socket joint: one point of each body kept coincident.
+struct SphericalJointDef {
+  BodyId body_a = world_frame();  ///< first body, or world_frame()
+  BodyId body_b = world_frame();  ///< second body, or world_frame()
+  Vec3 anchor{0, 0, 0};           ///< joint point, world frame at the current pose [m]
+  Real stiffness = 0;  ///< [N/m]; 0 = hard constraint (augmented Lagrangian)
+};
+
+/// State of one body.
+struct BodyState {
+  Vec3 position;          ///< centre of mass [m]
+  Quat orientation;       ///< world-from-body rotation
+  Vec3 velocity;          ///< [m/s]
+  Vec3 angular_velocity;  ///< world frame [rad/s]
+};
+
+/// Wall-clock milliseconds spent in each named stage of the last step.
+struct StageTimings {
+  double detect_ms = 0;      ///< collision detection (contacts arrive with their issue)
+  double predict_ms = 0;     ///< inertial prediction
+  double bonds_ms = 0;       ///< per-bond weights and targets, all iterations
+  double solve_ms = 0;       ///< per-body global solve and local projection, all iterations
+  double dual_ms = 0;        ///< augmented-Lagrangian updates, all iterations
+  double velocities_ms = 0;  ///< velocity recovery
+  double total_ms = 0;       ///< the whole step
+};
+
+/// Outcome of one step.
+struct StepResult {
+  bool ok = true;            ///< false when some body's state became non-finite
+  std::int64_t step = 0;     ///< 1-based index of the step just taken
+  int bad_body = -1;         ///< index of the first non-finite body, or -1
+};
+
+/// Optional per-iteration observer, used to measure convergence: called with -1
+/// once the prediction q^0 is in place, then after every iteration k (0-based).
+using IterationObserver = std::function<void(int iteration)>;
+
+class WorldImpl;
+
+/// A simulated world. Not copyable; movable.
+class World {
+ public:
+  /// Creates an empty world; throws Error on invalid settings.
+  explicit World(const WorldDef& def = default_world_def());
+  ~World();
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  /// Adds a body; throws Error on invalid input (non-positive size or mass, ...).
+  BodyId add_body(const BodyDef& def);
+  /// Adds a spring; throws Error on invalid input.
+  JointId add_spring(const SpringDef& def);
+  /// Adds a spherical joint; throws Error on invalid input.
+  JointId add_spherical_joint(const SphericalJointDef& def);
+
+  /// Advances the world by one time step.
+  StepResult step();
+
+  /// Number of bodies (static ones included).
+  int body_count() const;
+  /// Number of joints and springs.
+  int joint_count() const;
+  /// Handle of the body at a slot index (0..body_count()-1).
+  BodyId body_at(int index) const;
+  /// Handle of the body with this name; throws Error if there is none.
+  BodyId find_body(const std::string& name) const;
+  /// Name of a body.
+  const std::string& body_name(BodyId id) const;
+  /// True for a static body.
+  bool is_static(BodyId id) const;
+  /// Mass of a body [kg] (0 for static bodies).
+  Real body_mass(BodyId id) const;
+  /// Affine inertia Pi = integral of rho x x^T over the body [kg m^2].
+  Mat3 body_affine_inertia(BodyId id) const;
+
+  /// Current state of a body.
+  BodyState body_state(BodyId id) const;
+  /// Overwrites a body's state (orientation is normalised); throws on non-finite input.
+  void set_body_state(BodyId id, const BodyState& state);
+
+  /// Current settings (dt, iterations, threads, ... may be changed between steps).
+  const WorldDef& settings() const;
+  /// Replaces the settings; throws Error on invalid values.
+  void set_settings(const WorldDef& def);
+
+  /// Timings of the last step, per stage.
+  const StageTimings& last_timings() const;
+  /// Number of steps taken.
+  std::int64_t step_count() const;
+  /// Simulated time [s].
+  double time() const;
+
+  /// Total energy of the last step's variational problem at the current iterate:
+  /// 1/(2h^2) |q - s|_M^2 + sum of bond energies. Used to measure convergence.
+  double variational_energy() const;
+  /// Installs an observer called after each solver iteration (empty to remove).
+  void set_iteration_observer(IterationObserver observer);
+
+  /// FNV-1a hash of the bit patterns of every body's state (determinism checks).
+  std::uint64_t state_hash() const;
+
+  /// Internal access for the engine's own tools (benchmarks, converge); unstable.
+  WorldImpl& impl();
+
+ private:
+  std::unique_ptr<WorldImpl> impl_;
+};
+
+}  // namespace pabd

@@ -1,0 +1,50 @@
+// Struct-of-arrays views of the body data, as the kernels see them.
+//
+// Three groups, by how hot they are:
+// - model (constant during a step): mass, affine inertia, static flag;
+// - state (what a step advances): c, A (kept equal to R(orientation)), velocities;
+// - step scratch: the start-of-step pose and the inertial target s.
+// The World owns the storage (std::vector); kernels get these raw pointers, so
+// the same kernel runs on host arrays or on device copies.
+#pragma once
+
+#include <cstdint>
+
+#include "pabd/math.h"
+
+namespace pabd {
+
+struct BodyArrays {
+  int count = 0;  ///< number of bodies (static ones included)
+
+  // Model.
+  const Real* mass = nullptr;            ///< [kg]; 0 for static bodies
+  const Mat3* affine_inertia = nullptr;  ///< Pi, body frame [kg m^2]
+  const std::uint8_t* is_static = nullptr;  ///< 1 = never moves
+
+  // State: the current iterate during a step, the end-of-step state after it.
+  Vec3* position = nullptr;          ///< c [m]
+  Mat3* affine = nullptr;            ///< A (a proper rotation after each local step)
+  Quat* orientation = nullptr;       ///< quaternion of A
+  Vec3* velocity = nullptr;          ///< [m/s]
+  Vec3* angular_velocity = nullptr;  ///< world frame [rad/s]
+
+  // Step scratch.
+  Vec3* start_position = nullptr;     ///< c^n
+  Quat* start_orientation = nullptr;  ///< Q^n
+  Mat3* start_affine = nullptr;       ///< A^n
+  Vec3* target_position = nullptr;    ///< s_c, the inertial target
+  Mat3* target_affine = nullptr;      ///< s_A
+
+  // Body-to-bond-end adjacency (CSR): the ends touching body i are
+  // end_index[end_begin[i] .. end_begin[i+1]); end e belongs to bond e / 2.
+  const int* end_begin = nullptr;
+  const int* end_index = nullptr;
+};
+
+/// World position of material point x of body `body` (or x itself for the world, body < 0).
+PABD_HD Vec3 world_point(const BodyArrays& bodies, int body, Vec3 x) {
+  return body < 0 ? x : bodies.affine[body] * x + bodies.position[body];
+}
+
+}  // namespace pabd

@@ -1,0 +1,74 @@
+// Per-bond kernels: one call per bond, dispatching on the bond kind to the
+// laws in src/bonds/*_bond.h. A new bond type is a new law header plus one case
+// in each switch here; the solver (src/solver/) never changes.
+#pragma once
+
+#include "body/body_arrays.h"
+#include "bonds/bond_arrays.h"
+#include "bonds/point_bond.h"
+#include "bonds/spring_bond.h"
+
+namespace pabd {
+
+/// Evaluates bond i at the current iterate and stores its ends' weights and pulls.
+PABD_HD void bond_weights_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
+                                 Real h2) {
+  const int ea = 2 * i, eb = 2 * i + 1;
+  const Vec3 ya = world_point(bodies, bonds.end_body[ea], bonds.end_local[ea]);
+  const Vec3 yb = world_point(bodies, bonds.end_body[eb], bonds.end_local[eb]);
+  BondEndPair out;
+  switch (bonds.kind[i]) {
+    case BondKind::Spring:
+      out = spring_weights(ya, yb, bonds.stiffness[i], bonds.rest_length[i], h2);
+      break;
+    case BondKind::Point:
+      out = bonds.hard[i] ? point_weights(ya, yb, bonds.penalty[i], bonds.lambda[i], h2)
+                          : point_weights(ya, yb, bonds.stiffness[i], Vec3{}, h2);
+      break;
+  }
+  bonds.end_weight[ea] = out.weight_a;
+  bonds.end_pull[ea] = out.pull_a;
+  bonds.end_weight[eb] = out.weight_b;
+  bonds.end_pull[eb] = out.pull_b;
+}
+
+/// Start of a step: warm-start a hard bond's penalty and multiplier.
+PABD_HD void bond_warm_start_kernel(const BondArrays& bonds, int i, const HardBondSettings& s) {
+  if (!bonds.hard[i]) return;
+  const Real decayed = s.stiffness_decay * bonds.penalty[i];
+  bonds.penalty[i] = decayed > s.stiffness_start ? decayed : s.stiffness_start;
+  bonds.lambda[i] = (s.lambda_decay * s.stiffness_decay) * bonds.lambda[i];
+}
+
+/// After an iteration: the augmented-Lagrangian update of a hard bond.
+PABD_HD void bond_dual_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
+                              const HardBondSettings& s) {
+  if (!bonds.hard[i]) return;
+  const int ea = 2 * i, eb = 2 * i + 1;
+  const Vec3 ya = world_point(bodies, bonds.end_body[ea], bonds.end_local[ea]);
+  const Vec3 yb = world_point(bodies, bonds.end_body[eb], bonds.end_local[eb]);
+  switch (bonds.kind[i]) {
+    case BondKind::Point:
+      point_dual_update(ya, yb, s, bonds.penalty[i], bonds.lambda[i]);
+      break;
+    case BondKind::Spring:
+      break;
+  }
+}
+
+/// Energy of bond i at the current iterate [J] (for convergence measurements).
+PABD_HD Real bond_energy_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i) {
+  const int ea = 2 * i, eb = 2 * i + 1;
+  const Vec3 ya = world_point(bodies, bonds.end_body[ea], bonds.end_local[ea]);
+  const Vec3 yb = world_point(bodies, bonds.end_body[eb], bonds.end_local[eb]);
+  switch (bonds.kind[i]) {
+    case BondKind::Spring:
+      return spring_energy(ya, yb, bonds.stiffness[i], bonds.rest_length[i]);
+    case BondKind::Point:
+      return bonds.hard[i] ? point_energy(ya, yb, bonds.penalty[i], bonds.lambda[i])
+                           : point_energy(ya, yb, bonds.stiffness[i], Vec3{});
+  }
+  return 0;
+}
+
+}  // namespace pabd

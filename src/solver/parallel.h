@@ -1,0 +1,29 @@
+// The one place the solver fans work out over threads. Default: an OpenMP
+// static loop; a user task system can be plugged in through WorldDef. Every
+// kernel writes only its own index, so the result does not depend on how the
+// range is split (bit-identical across thread counts).
+#pragma once
+
+#include <functional>
+
+#include "pabd/world.h"
+
+namespace pabd {
+
+/// Threads the OpenMP loops will use for a requested count (0 = OpenMP default).
+int resolve_thread_count(int requested);
+
+template <typename Fn>
+void parallel_for(const ParallelFor& custom, int threads, int count, const Fn& fn) {
+  if (custom) {
+    custom(count, [&fn](int begin, int end) {
+      for (int i = begin; i < end; ++i) fn(i);
+    });
+    return;
+  }
+// Small ranges run inline: a fork-join costs more than a few kernel calls.
+#pragma omp parallel for schedule(static) num_threads(threads) if (count >= 64)
+  for (int i = 0; i < count; ++i) fn(i);
+}
+
+}  // namespace pabd

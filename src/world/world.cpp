@@ -1,0 +1,322 @@
+// World: the public API over WorldImpl's arrays. Handles are validated here,
+// definitions are turned into model data, and world-frame anchors into
+// material points.
+#include <bit>
+#include <cmath>
+#include <string>
+
+#include "body/mass_properties.h"
+#include "math/so3.h"
+#include "solver/parallel.h"
+#include "world/world_impl.h"
+#include "world/world_validation.h"
+
+namespace pabd {
+
+namespace {
+
+constexpr std::uint32_t kGeneration = 1;  // bodies and joints are never removed yet
+
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+}  // namespace
+
+// WorldImpl ---------------------------------------------------------------------
+
+WorldImpl::WorldImpl(const WorldDef& def) : settings(def) {
+  validate_world_def(def);
+  threads = resolve_thread_count(def.threads);
+}
+
+void WorldImpl::build_topology() {
+  const int nb = body_count(), nc = bond_count();
+  // Count ends per body, prefix-sum, then fill in bond order so every body
+  // gathers its ends in a fixed order (determinism).
+  end_begin.assign(nb + 1, 0);
+  for (int e = 0; e < 2 * nc; ++e)
+    if (end_body[e] >= 0) ++end_begin[end_body[e] + 1];
+  for (int i = 0; i < nb; ++i) end_begin[i + 1] += end_begin[i];
+  end_index.assign(end_begin[nb], 0);
+  std::vector<int> fill(end_begin.begin(), end_begin.end() - 1);
+  for (int e = 0; e < 2 * nc; ++e)
+    if (end_body[e] >= 0) end_index[fill[end_body[e]]++] = e;
+
+  start_position.resize(nb);
+  start_orientation.resize(nb);
+  start_affine.resize(nb);
+  target_position = position;
+  target_affine = affine;
+  end_weight.assign(2 * nc, 0);
+  end_pull.assign(2 * nc, Vec3{});
+  topology_dirty = false;
+}
+
+BodyArrays WorldImpl::body_arrays() {
+  BodyArrays b;
+  b.count = body_count();
+  b.mass = mass.data();
+  b.affine_inertia = affine_inertia.data();
+  b.is_static = is_static.data();
+  b.position = position.data();
+  b.affine = affine.data();
+  b.orientation = orientation.data();
+  b.velocity = velocity.data();
+  b.angular_velocity = angular_velocity.data();
+  b.start_position = start_position.data();
+  b.start_orientation = start_orientation.data();
+  b.start_affine = start_affine.data();
+  b.target_position = target_position.data();
+  b.target_affine = target_affine.data();
+  b.end_begin = end_begin.data();
+  b.end_index = end_index.data();
+  return b;
+}
+
+BondArrays WorldImpl::bond_arrays() {
+  BondArrays c;
+  c.count = bond_count();
+  c.kind = bond_kind.data();
+  c.end_body = end_body.data();
+  c.end_local = end_local.data();
+  c.stiffness = bond_stiffness.data();
+  c.rest_length = bond_rest_length.data();
+  c.hard = bond_hard.data();
+  c.penalty = bond_penalty.data();
+  c.lambda = bond_lambda.data();
+  c.end_weight = end_weight.data();
+  c.end_pull = end_pull.data();
+  return c;
+}
+
+HardBondSettings WorldImpl::hard_settings() const {
+  return {settings.hard_stiffness_start, settings.hard_stiffness_growth,
+          settings.hard_lambda_decay, settings.hard_stiffness_decay, settings.hard_stiffness_max};
+}
+
+Vec3 WorldImpl::to_local(int body, Vec3 p) const {
+  if (body < 0) return p;
+  // A is a rotation, so A^-1 = A^T.
+  return transpose(affine[body]) * (p - position[body]);
+}
+
+int WorldImpl::add_bond(BondKind kind, int body_a, Vec3 local_a, int body_b, Vec3 local_b,
+                        Real stiffness, Real rest_length, bool hard) {
+  bond_kind.push_back(kind);
+  end_body.push_back(body_a);
+  end_body.push_back(body_b);
+  end_local.push_back(local_a);
+  end_local.push_back(local_b);
+  bond_stiffness.push_back(stiffness);
+  bond_rest_length.push_back(rest_length);
+  bond_hard.push_back(hard ? 1 : 0);
+  bond_penalty.push_back(settings.hard_stiffness_start);
+  bond_lambda.push_back(Vec3{});
+  topology_dirty = true;
+  return bond_count() - 1;
+}
+
+// World -------------------------------------------------------------------------
+
+World::World(const WorldDef& def) : impl_(std::make_unique<WorldImpl>(def)) {}
+World::~World() = default;
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+namespace {
+
+int check_body(const WorldImpl& w, BodyId id, bool allow_world, const char* what) {
+  if (id.is_world()) {
+    if (allow_world) return -1;
+    throw Error(std::string(what) + ": expected a body handle, got the world frame");
+  }
+  if (id.index >= static_cast<std::uint32_t>(w.body_count()) || id.generation != kGeneration)
+    throw Error(std::string(what) + ": invalid body handle (index " + std::to_string(id.index) +
+                ")");
+  return static_cast<int>(id.index);
+}
+
+}  // namespace
+
+BodyId World::add_body(const BodyDef& def_in) {
+  WorldImpl& w = *impl_;
+  BodyDef def = def_in;
+  if (def.name.empty()) def.name = std::to_string(w.body_count());
+  validate_body_def(def);
+  if (w.body_by_name.count(def.name))
+    throw Error("body '" + def.name + "': name: expected a unique name (already used)");
+
+  MassProperties mp;
+  if (!def.is_static) {
+    mp = shape_mass_properties(def.shape, def.density);
+    if (def.mass > 0) {  // an explicit mass rescales the density-based properties
+      const Real scale = def.mass / mp.mass;
+      mp.mass = def.mass;
+      mp.affine_inertia = scale * mp.affine_inertia;
+    }
+    if (!(mp.mass > 0) || !std::isfinite(mp.mass))
+      throw Error("body '" + def.name + "': mass: expected a finite number > 0");
+  }
+  if (def.shape.type == ShapeType::Plane) {
+    const Real n = length(def.shape.normal);
+    def.shape.normal = (Real(1) / n) * def.shape.normal;
+    def.shape.offset /= n;
+  }
+
+  const Quat q = normalized(def.orientation);
+  w.body_by_name[def.name] = w.body_count();
+  w.body_names.push_back(def.name);
+  w.shapes.push_back(def.shape);
+  w.friction.push_back(def.friction);
+  w.mass.push_back(mp.mass);
+  w.affine_inertia.push_back(mp.affine_inertia);
+  w.is_static.push_back(def.is_static ? 1 : 0);
+  w.position.push_back(def.position);
+  w.orientation.push_back(q);
+  w.affine.push_back(to_matrix(q));
+  w.velocity.push_back(def.is_static ? Vec3{} : def.velocity);
+  w.angular_velocity.push_back(def.is_static ? Vec3{} : def.angular_velocity);
+  w.topology_dirty = true;
+  return BodyId{static_cast<std::uint32_t>(w.body_count() - 1), kGeneration};
+}
+
+namespace {
+
+JointId add_joint(WorldImpl& w, int first_bond, int count) {
+  w.joint_first_bond.push_back(first_bond);
+  w.joint_bond_count.push_back(count);
+  return JointId{static_cast<std::uint32_t>(w.joint_first_bond.size() - 1), kGeneration};
+}
+
+}  // namespace
+
+JointId World::add_spring(const SpringDef& def) {
+  WorldImpl& w = *impl_;
+  const int a = check_body(w, def.body_a, true, "spring body_a");
+  const int b = check_body(w, def.body_b, true, "spring body_b");
+  if (a < 0 && b < 0) throw Error("spring: expected at least one end on a body, both are world");
+  if (a == b) throw Error("spring: expected two different bodies, both ends are on one body");
+  if (!finite(def.anchor_a) || !finite(def.anchor_b))
+    throw Error("spring: anchors: expected finite numbers");
+  if (!std::isfinite(def.rest_length) || def.rest_length < 0)
+    throw Error("spring: rest_length: expected a finite number >= 0");
+  if (!std::isfinite(def.stiffness) || def.stiffness <= 0)
+    throw Error("spring: stiffness: expected a finite number > 0");
+  const int bond = w.add_bond(BondKind::Spring, a, w.to_local(a, def.anchor_a), b,
+                              w.to_local(b, def.anchor_b), def.stiffness, def.rest_length, false);
+  return add_joint(w, bond, 1);
+}
+
+JointId World::add_spherical_joint(const SphericalJointDef& def) {
+  WorldImpl& w = *impl_;
+  const int a = check_body(w, def.body_a, true, "spherical joint body_a");
+  const int b = check_body(w, def.body_b, true, "spherical joint body_b");
+  if (a < 0 && b < 0) throw Error("spherical joint: expected at least one body, both are world");
+  if (a == b) throw Error("spherical joint: expected two different bodies, got one body twice");
+  if (!finite(def.anchor)) throw Error("spherical joint: anchor: expected finite numbers");
+  if (!std::isfinite(def.stiffness) || def.stiffness < 0)
+    throw Error("spherical joint: stiffness: expected a finite number >= 0 (0 = hard)");
+  const bool hard = def.stiffness == 0;
+  const int bond = w.add_bond(BondKind::Point, a, w.to_local(a, def.anchor), b,
+                              w.to_local(b, def.anchor), def.stiffness, 0, hard);
+  return add_joint(w, bond, 1);
+}
+
+StepResult World::step() { return impl_->step(); }
+
+int World::body_count() const { return impl_->body_count(); }
+int World::joint_count() const { return static_cast<int>(impl_->joint_first_bond.size()); }
+
+BodyId World::body_at(int index) const {
+  if (index < 0 || index >= impl_->body_count())
+    throw Error("body_at: index " + std::to_string(index) + " out of range");
+  return BodyId{static_cast<std::uint32_t>(index), kGeneration};
+}
+
+BodyId World::find_body(const std::string& name) const {
+  const auto it = impl_->body_by_name.find(name);
+  if (it == impl_->body_by_name.end()) throw Error("find_body: no body named '" + name + "'");
+  return body_at(it->second);
+}
+
+const std::string& World::body_name(BodyId id) const {
+  return impl_->body_names[check_body(*impl_, id, false, "body_name")];
+}
+
+bool World::is_static(BodyId id) const {
+  return impl_->is_static[check_body(*impl_, id, false, "is_static")] != 0;
+}
+
+Real World::body_mass(BodyId id) const {
+  return impl_->mass[check_body(*impl_, id, false, "body_mass")];
+}
+
+Mat3 World::body_affine_inertia(BodyId id) const {
+  return impl_->affine_inertia[check_body(*impl_, id, false, "body_affine_inertia")];
+}
+
+BodyState World::body_state(BodyId id) const {
+  const int i = check_body(*impl_, id, false, "body_state");
+  const WorldImpl& w = *impl_;
+  return BodyState{w.position[i], w.orientation[i], w.velocity[i], w.angular_velocity[i]};
+}
+
+void World::set_body_state(BodyId id, const BodyState& s) {
+  const int i = check_body(*impl_, id, false, "set_body_state");
+  const Quat q = s.orientation;
+  const Real qn = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  if (!finite(s.position) || !finite(s.velocity) || !finite(s.angular_velocity) ||
+      !std::isfinite(qn) || qn == 0)
+    throw Error("set_body_state: expected finite values and a non-zero quaternion");
+  WorldImpl& w = *impl_;
+  w.position[i] = s.position;
+  w.orientation[i] = normalized(q);
+  w.affine[i] = to_matrix(w.orientation[i]);
+  const bool still = w.is_static[i] != 0;
+  w.velocity[i] = still ? Vec3{} : s.velocity;
+  w.angular_velocity[i] = still ? Vec3{} : s.angular_velocity;
+}
+
+const WorldDef& World::settings() const { return impl_->settings; }
+
+void World::set_settings(const WorldDef& def) {
+  validate_world_def(def);
+  impl_->settings = def;
+  impl_->threads = resolve_thread_count(def.threads);
+}
+
+const StageTimings& World::last_timings() const { return impl_->timings; }
+std::int64_t World::step_count() const { return impl_->steps_taken; }
+double World::time() const { return static_cast<double>(impl_->steps_taken) * impl_->settings.dt; }
+double World::variational_energy() const { return impl_->variational_energy(); }
+void World::set_iteration_observer(IterationObserver observer) {
+  impl_->observer = std::move(observer);
+}
+
+std::uint64_t World::state_hash() const {
+  const WorldImpl& w = *impl_;
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a offset basis
+  auto mix = [&h](Real x) {
+    const auto bits = std::bit_cast<std::uint64_t>(x);
+    for (int k = 0; k < 8; ++k) {
+      h ^= (bits >> (8 * k)) & 0xffu;
+      h *= 1099511628211ull;  // FNV prime
+    }
+  };
+  for (int i = 0; i < w.body_count(); ++i) {
+    for (Vec3 v : {w.position[i], w.velocity[i], w.angular_velocity[i]}) {
+      mix(v.x);
+      mix(v.y);
+      mix(v.z);
+    }
+    const Quat q = w.orientation[i];
+    mix(q.w);
+    mix(q.x);
+    mix(q.y);
+    mix(q.z);
+  }
+  return h;
+}
+
+WorldImpl& World::impl() { return *impl_; }
+
+}  // namespace pabd

@@ -1,0 +1,109 @@
+// Definition structs: their defaults, in one place, and their validation.
+#include <cmath>
+#include <string>
+
+#include "pabd/world.h"
+#include "world/world_validation.h"
+
+namespace pabd {
+
+ShapeDef box_shape(Vec3 size) {
+  ShapeDef s;
+  s.type = ShapeType::Box;
+  s.size = size;
+  return s;
+}
+
+ShapeDef sphere_shape(Real radius) {
+  ShapeDef s;
+  s.type = ShapeType::Sphere;
+  s.radius = radius;
+  return s;
+}
+
+ShapeDef capsule_shape(Real radius, Real half_height) {
+  ShapeDef s;
+  s.type = ShapeType::Capsule;
+  s.radius = radius;
+  s.half_height = half_height;
+  return s;
+}
+
+ShapeDef plane_shape(Vec3 normal, Real offset) {
+  ShapeDef s;
+  s.type = ShapeType::Plane;
+  s.normal = normal;
+  s.offset = offset;
+  return s;
+}
+
+BodyDef default_body_def() { return BodyDef{}; }
+
+WorldDef default_world_def() { return WorldDef{}; }
+
+namespace {
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw Error(what);
+}
+
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+}  // namespace
+
+void validate_world_def(const WorldDef& d) {
+  require(std::isfinite(d.dt) && d.dt > 0, "WorldDef.dt: expected a finite number > 0");
+  require(d.iterations >= 1, "WorldDef.iterations: expected an integer >= 1");
+  require(finite(d.gravity), "WorldDef.gravity: expected finite numbers");
+  require(d.threads >= 0, "WorldDef.threads: expected an integer >= 0 (0 = default)");
+  require(std::isfinite(d.hard_stiffness_start) && d.hard_stiffness_start > 0,
+          "WorldDef.hard_stiffness_start: expected a finite number > 0");
+  require(std::isfinite(d.hard_stiffness_growth) && d.hard_stiffness_growth >= 0,
+          "WorldDef.hard_stiffness_growth: expected a finite number >= 0");
+  require(d.hard_lambda_decay >= 0 && d.hard_lambda_decay <= 1,
+          "WorldDef.hard_lambda_decay: expected a number in [0, 1]");
+  require(d.hard_stiffness_decay >= 0 && d.hard_stiffness_decay <= 1,
+          "WorldDef.hard_stiffness_decay: expected a number in [0, 1]");
+  require(std::isfinite(d.hard_stiffness_max) && d.hard_stiffness_max >= d.hard_stiffness_start,
+          "WorldDef.hard_stiffness_max: expected a finite number >= hard_stiffness_start");
+}
+
+void validate_body_def(const BodyDef& d) {
+  const std::string who = "body '" + d.name + "': ";
+  const ShapeDef& s = d.shape;
+  switch (s.type) {
+    case ShapeType::Box:
+      require(finite(s.size) && s.size.x > 0 && s.size.y > 0 && s.size.z > 0,
+              who + "shape.size: expected three finite numbers > 0");
+      break;
+    case ShapeType::Sphere:
+      require(std::isfinite(s.radius) && s.radius > 0,
+              who + "shape.radius: expected a finite number > 0");
+      break;
+    case ShapeType::Capsule:
+      require(std::isfinite(s.radius) && s.radius > 0,
+              who + "shape.radius: expected a finite number > 0");
+      require(std::isfinite(s.half_height) && s.half_height >= 0,
+              who + "shape.half_height: expected a finite number >= 0");
+      break;
+    case ShapeType::Plane:
+      require(d.is_static, who + "shape: expected a static body for a plane");
+      require(finite(s.normal) && length(s.normal) > 0,
+              who + "shape.normal: expected a finite, non-zero vector");
+      require(std::isfinite(s.offset), who + "shape.offset: expected a finite number");
+      break;
+  }
+  require(finite(d.position), who + "position: expected finite numbers");
+  const Quat q = d.orientation;
+  const Real qn = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  require(std::isfinite(qn) && qn > 0, who + "orientation: expected a finite, non-zero quaternion");
+  require(finite(d.velocity), who + "velocity: expected finite numbers");
+  require(finite(d.angular_velocity), who + "angular_velocity: expected finite numbers");
+  require(std::isfinite(d.mass) && d.mass >= 0, who + "mass: expected a finite number > 0");
+  require(std::isfinite(d.density) && d.density > 0,
+          who + "density: expected a finite number > 0");
+  require(std::isfinite(d.friction) && d.friction >= 0,
+          who + "friction: expected a finite number >= 0");
+}
+
+}  // namespace pabd

@@ -1,0 +1,93 @@
+// The World's storage: model, state and scratch arrays for bodies and bonds,
+// plus the joint table that groups bonds. Arrays are std::vectors owned here;
+// the step hands raw-pointer views (BodyArrays, BondArrays) to the kernels.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "body/body_arrays.h"
+#include "bonds/bond_arrays.h"
+#include "pabd/world.h"
+
+namespace pabd {
+
+class WorldImpl {
+ public:
+  explicit WorldImpl(const WorldDef& def);
+
+  // Settings and counters.
+  WorldDef settings;
+  int threads = 1;  ///< resolved thread count
+  std::int64_t steps_taken = 0;
+  StageTimings timings;
+  IterationObserver observer;
+
+  // Bodies: model.
+  std::vector<std::string> body_names;
+  std::unordered_map<std::string, int> body_by_name;
+  std::vector<ShapeDef> shapes;
+  std::vector<Real> friction;
+  std::vector<Real> mass;
+  std::vector<Mat3> affine_inertia;
+  std::vector<std::uint8_t> is_static;
+  // Bodies: state.
+  std::vector<Vec3> position;
+  std::vector<Mat3> affine;
+  std::vector<Quat> orientation;
+  std::vector<Vec3> velocity;
+  std::vector<Vec3> angular_velocity;
+  // Bodies: step scratch.
+  std::vector<Vec3> start_position;
+  std::vector<Quat> start_orientation;
+  std::vector<Mat3> start_affine;
+  std::vector<Vec3> target_position;
+  std::vector<Mat3> target_affine;
+  std::vector<int> end_begin;
+  std::vector<int> end_index;
+
+  // Bonds: model.
+  std::vector<BondKind> bond_kind;
+  std::vector<int> end_body;
+  std::vector<Vec3> end_local;
+  std::vector<Real> bond_stiffness;
+  std::vector<Real> bond_rest_length;
+  std::vector<std::uint8_t> bond_hard;
+  // Bonds: augmented-Lagrangian state and per-iteration output.
+  std::vector<Real> bond_penalty;
+  std::vector<Vec3> bond_lambda;
+  std::vector<Real> end_weight;
+  std::vector<Vec3> end_pull;
+
+  // Joints: each joint owns bonds [joint_first_bond, +joint_bond_count).
+  std::vector<int> joint_first_bond;
+  std::vector<int> joint_bond_count;
+
+  /// True when bodies or bonds were added since the adjacency was built.
+  bool topology_dirty = true;
+
+  int body_count() const { return static_cast<int>(mass.size()); }
+  int bond_count() const { return static_cast<int>(bond_kind.size()); }
+
+  /// Rebuilds the body-to-bond-end adjacency and sizes all scratch arrays.
+  void build_topology();
+  /// Raw-pointer views for the kernels.
+  BodyArrays body_arrays();
+  BondArrays bond_arrays();
+  HardBondSettings hard_settings() const;
+
+  /// Appends one bond between material points (body < 0: world point).
+  int add_bond(BondKind kind, int body_a, Vec3 local_a, int body_b, Vec3 local_b,
+               Real stiffness, Real rest_length, bool hard);
+  /// Material point of body `body` at world point p (p itself for the world).
+  Vec3 to_local(int body, Vec3 p) const;
+
+  /// Runs one step (src/solver/step.cpp).
+  StepResult step();
+  /// Variational energy at the current iterate (src/solver/step.cpp).
+  double variational_energy();
+};
+
+}  // namespace pabd
