@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <numbers>
 #include <vector>
@@ -43,7 +44,7 @@ SpringPair make_pair(double stiffness, int iterations) {
   return {std::move(world), a, b};
 }
 
-// Variational energy after each iteration of the first step (index 0 = q^0).
+// Variational energy at q^0 and after each iteration of the first step.
 std::vector<double> energy_per_iteration(double stiffness, int iterations) {
   SpringPair p = make_pair(stiffness, iterations);
   std::vector<double> energy;
@@ -53,27 +54,41 @@ std::vector<double> energy_per_iteration(double stiffness, int iterations) {
 }
 
 TEST(Spring, RelativeErrorFallsPerIteration) {
-  const double k = 1000;  // h^2 k / m = 0.28: a stiff spring for one Jacobi sweep
-  const std::vector<double> e = energy_per_iteration(k, 60);
-  // The converged energy: the same step with many more iterations.
-  const double e_star = energy_per_iteration(k, 2000).back();
-  std::ofstream csv(std::string(PABD_TEST_OUTPUT_DIR) + "/spring_convergence.csv");
-  csv << "iteration,relative_error\n";
-  std::vector<double> rel;
-  for (size_t i = 0; i < e.size(); ++i) {
+  // Three stiffnesses: h^2 k / m = 0.28, 2.8 and 28 (soft to very stiff for a
+  // single Jacobi sweep). Both boxes move toward each other's old position,
+  // so convergence slows as the spring stiffens (the double correction of
+  // method-notes.md); acceleration belongs to the joints issue.
+  const double stiffness[] = {1e3, 1e4, 1e5};
+  const int iterations = 60;
+  std::vector<std::vector<double>> curves;
+  for (double k : stiffness) {
+    const std::vector<double> e = energy_per_iteration(k, iterations);
+    // The converged energy: the same step with many more iterations.
+    const double e_star = energy_per_iteration(k, 3000).back();
+    ASSERT_EQ(e.size(), static_cast<size_t>(iterations + 1));
+    std::vector<double> rel;
     // Relative error as in Bouaziz et al. 2014: (E_k - E*) / (E_0 - E*).
-    rel.push_back((e[i] - e_star) / (e[0] - e_star));
-    csv << i << "," << rel.back() << "\n";
+    for (double ek : e) rel.push_back((ek - e_star) / (e[0] - e_star));
+    std::printf("k = %g: rel. error %.3g after 5, %.3g after 20, %.3g after 60 iterations\n", k,
+                rel[5], rel[20], rel[60]);
+    // It must fall at every iteration until it reaches round-off (1e-12 of
+    // E_0 - E*, as E itself carries ~1e-16 relative round-off)...
+    for (size_t i = 1; i < rel.size(); ++i) {
+      if (std::fabs(rel[i - 1]) < 1e-12) break;
+      EXPECT_LT(std::fabs(rel[i]), std::fabs(rel[i - 1])) << "k " << k << " iteration " << i;
+    }
+    curves.push_back(rel);
   }
-  ASSERT_EQ(rel.size(), 61u);
-  // Linear convergence: falls by a constant factor per iteration. After 60
-  // iterations it must have lost at least 6 orders of magnitude...
-  EXPECT_LT(std::fabs(rel.back()), 1e-6);
-  // ...and fallen at every iteration until it reaches round-off.
-  for (size_t i = 1; i < rel.size(); ++i) {
-    if (std::fabs(rel[i - 1]) < 1e-12) break;
-    EXPECT_LT(std::fabs(rel[i]), std::fabs(rel[i - 1])) << "iteration " << i;
-  }
+  // ...and lose at least 6 orders of magnitude in 60 iterations for the two
+  // softer springs; the stiffest (measured: 0.014 after 60) must at least
+  // fall below 5%.
+  EXPECT_LT(std::fabs(curves[0].back()), 1e-6);
+  EXPECT_LT(std::fabs(curves[1].back()), 1e-6);
+  EXPECT_LT(std::fabs(curves[2].back()), 0.05);
+  std::ofstream csv(std::string(PABD_TEST_OUTPUT_DIR) + "/spring_convergence.csv");
+  csv << "iteration,k_1e3,k_1e4,k_1e5\n";
+  for (int i = 0; i <= iterations; ++i)
+    csv << i << "," << curves[0][i] << "," << curves[1][i] << "," << curves[2][i] << "\n";
 }
 
 TEST(Spring, OscillationPeriodMatchesReducedMass) {
@@ -97,6 +112,8 @@ TEST(Spring, OscillationPeriodMatchesReducedMass) {
   ASSERT_GE(crossings.size(), 5u);
   // Successive zero crossings are half a period apart.
   const double measured = 2 * (crossings.back() - crossings.front()) / (crossings.size() - 1);
+  std::printf("spring pair: period %.5f s, expected %.5f s (%.3f%%)\n", measured, period,
+              100 * (measured / period - 1));
   EXPECT_NEAR(measured, period, 0.02 * period);
 }
 

@@ -1,0 +1,338 @@
+// The `pabd` program as a user or script sees it: exit statuses, one-line errors
+// naming the file, the states CSV and the stats JSON of the contract
+// (/work/shared/scene-format.md, docs/scene-format.md). Runs the built binary.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pabd/scene.h"
+
+namespace pabd {
+namespace {
+
+const std::string kOut = PABD_TEST_OUTPUT_DIR;
+const std::string kSource = PABD_SOURCE_DIR;
+const std::string kBad = kSource + "/tests/data/bad/";
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+/// A unique file name in the test output directory (tests may run in parallel).
+std::string out_path(const std::string& suffix) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return kOut + "/cli_" + info->test_suite_name() + "_" + info->name() + suffix;
+}
+
+std::string write_scene(const std::string& text, const std::string& suffix = ".json") {
+  const std::string path = out_path(suffix);
+  std::ofstream(path) << text;
+  return path;
+}
+
+struct Run {
+  int status = -1;
+  std::string out, err;
+};
+
+/// Runs `pabd ARGS` with stdout and stderr captured in files (stderr is not a TTY,
+/// so there is no carriage-return progress line).
+Run pabd(const std::string& args) {
+  const std::string out = out_path(".stdout"), err = out_path(".stderr");
+  const std::string command =
+      quote(PABD_CLI_PATH) + " " + args + " > " + quote(out) + " 2> " + quote(err) + " < /dev/null";
+  const int raw = std::system(command.c_str());
+  Run r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+/// True when `err` is exactly one newline-terminated line.
+bool one_line(const std::string& err) {
+  return !err.empty() && err.back() == '\n' && err.find('\n') == err.size() - 1;
+}
+
+// ---------------------------------------------------------------------------
+// Bad input: status 2, one line naming the file, nothing simulated.
+
+TEST(Cli, BadSceneFilesExitTwoWithOneLine) {
+  struct Case {
+    const char* file;
+    const char* rest;  // what must follow "FILE: " on the line
+  };
+  const Case cases[] = {
+      {"unknown_key.json", "/bodies/0/colour: expected"},
+      {"missing_key.json", "/bodies/0/shape: expected"},
+      {"wrong_type.json", "/bodies/0/mass: expected"},
+      {"huge_number.json", "/bodies/0/position/1: expected a finite number"},
+      {"negative_mass.json", "/bodies/1/mass: expected a positive"},
+      {"zero_size.json", "/bodies/0/shape/size/1: expected a positive"},
+      {"unknown_body.json", "/joints/0/body_b: expected"},
+      {"duplicate_name.json", "/bodies/1/name: expected a unique"},
+      {"malformed.json", "line 5, column"},
+      {"hinge_unsupported.json", "/joints/1/type: joint type 'hinge' is not supported yet"},
+      {"plane_not_static.json", "/bodies/0/shape/type: expected"},
+      {"zero_quaternion.json", "/bodies/0/orientation: expected"},
+      {"self_joint.json", "/joints/0/body_b: expected"},
+      {"zero_dt.json", "/settings/dt: expected"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.file);
+    const std::string path = kBad + c.file;
+    const Run r = pabd("run " + quote(path) + " --steps 2");
+    EXPECT_EQ(r.status, 2);  // the contract's status for bad input
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    // The line starts with the file as given, then the location of the problem.
+    EXPECT_EQ(r.err.rfind(path + ": " + c.rest, 0), 0u) << r.err;
+    EXPECT_EQ(r.out, "");  // no timing summary: nothing was simulated
+  }
+}
+
+TEST(Cli, MissingSceneFileExitsTwo) {
+  const std::string path = kOut + "/no_such_scene.json";
+  const Run r = pabd("run " + quote(path));
+  EXPECT_EQ(r.status, 2);  // a wrong path is bad input, like a bad file
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_EQ(r.err.rfind(path + ": ", 0), 0u) << r.err;
+}
+
+TEST(Cli, BadFlagsExitTwoWithOneLine) {
+  const std::string scene = quote(kSource + "/scenes/pendulum.json");
+  const std::vector<std::string> bad = {
+      "run " + scene + " --steps 0",      "run " + scene + " --steps -3",
+      "run " + scene + " --steps 1.5",    "run " + scene + " --steps abc",
+      "run " + scene + " --dt 0",         "run " + scene + " --dt -0.01",
+      "run " + scene + " --dt nan",       "run " + scene + " --dt inf",
+      "run " + scene + " --iterations 0", "run " + scene + " --threads -1",
+      "run " + scene + " --every 0",      "run " + scene + " --bogus",
+      "run " + scene + " --states ''",    "run",
+      "",                                 "frobnicate",
+  };
+  for (const std::string& args : bad) {
+    SCOPED_TRACE(args);
+    const Run r = pabd(args);
+    EXPECT_EQ(r.status, 2);  // a bad flag is bad input
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_EQ(r.out, "");  // nothing ran
+  }
+}
+
+TEST(Cli, VersionAndHelpExitZero) {
+  const Run version = pabd("--version");
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out.rfind("pabd ", 0), 0u) << version.out;
+  const Run help = pabd("run --help");
+  EXPECT_EQ(help.status, 0);
+  // The help lists every flag of the contract plus --quiet.
+  for (const char* flag :
+       {"--steps", "--dt", "--iterations", "--threads", "--states", "--every", "--stats", "--quiet"})
+    EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
+}
+
+// ---------------------------------------------------------------------------
+// A valid run: states CSV, stats JSON, summary.
+
+const char* kPendulumScene = R"({
+  "settings": {"dt": 0.01, "iterations": 10, "gravity": [0, -9.81, 0]},
+  "bodies": [
+    {"name": "ground", "static": true, "shape": {"type": "plane"}},
+    {"name": "bob", "shape": {"type": "box", "size": [0.2, 0.2, 0.2]}, "position": [0.1, 2, 0],
+     "mass": 1},
+    {"name": "ball", "shape": {"type": "sphere", "radius": 0.1}, "position": [1.1, 2, 0.3]}
+  ],
+  "joints": [
+    {"type": "spherical", "body_a": "world", "body_b": "bob", "anchor": [0.1, 3, 0]},
+    {"type": "spring", "body_a": "bob", "body_b": "ball", "anchor_a": [0.1, 2, 0],
+     "anchor_b": [1.1, 2, 0.3], "rest_length": 0.5, "stiffness": 50}
+  ]
+})";
+
+/// Shortest round-trip text of a double, as the CLI must write it.
+std::string shortest(double x) {
+  char buf[64];
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
+}
+
+TEST(Cli, StatesCsvHasHeaderRowsAndExactNumbers) {
+  const std::string scene = write_scene(kPendulumScene);
+  const std::string csv = out_path(".csv");
+  const Run r = pabd("run " + quote(scene) + " --steps 10 --every 3 --threads 1 --quiet --states " +
+                     quote(csv));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // --quiet and no failure: nothing on stderr
+
+  const std::vector<std::string> lines = lines_of(read_file(csv));
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0], "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz");  // exact header
+  // Steps 0, 3, 6, 9 (every 3rd of 10, plus the initial state) x 2 moving bodies; the
+  // static ground is never written.
+  ASSERT_EQ(lines.size(), 1u + 4u * 2u);
+
+  // Replay the same scene in-process, single-threaded like the CLI run: every number
+  // in the file must be bit-identical to the state the World reports at that step.
+  Scene s = load_scene(scene);
+  WorldDef settings = s.settings;
+  settings.threads = 1;
+  World world = build_world(s, settings);
+  std::size_t row = 1;
+  for (long step = 0; step <= 9; ++step) {
+    if (step > 0) ASSERT_TRUE(world.step().ok);
+    if (step % 3 != 0) continue;
+    for (int b = 1; b <= 2; ++b, ++row) {
+      SCOPED_TRACE(lines[row]);
+      std::vector<std::string> fields;
+      std::istringstream in(lines[row]);
+      for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
+      ASSERT_EQ(fields.size(), 16u);
+      const BodyId id = world.body_at(b);
+      const BodyState st = world.body_state(id);
+      EXPECT_EQ(fields[0], std::to_string(step));
+      EXPECT_EQ(fields[2], world.body_name(id));
+      const double expected[14] = {world.time(),         st.position.x,         st.position.y,
+                                   st.position.z,        st.orientation.w,      st.orientation.x,
+                                   st.orientation.y,     st.orientation.z,      st.velocity.x,
+                                   st.velocity.y,        st.velocity.z,         st.angular_velocity.x,
+                                   st.angular_velocity.y, st.angular_velocity.z};
+      for (int k = 0; k < 14; ++k) {
+        const std::string& text = fields[k == 0 ? 1 : k + 2];
+        // Round trip: the text reads back as exactly the World's double, and is the
+        // shortest such text (so "0.1" stays "0.1", not 0.10000000000000001).
+        EXPECT_EQ(std::strtod(text.c_str(), nullptr), expected[k]) << "column " << k;
+        EXPECT_EQ(text, shortest(expected[k])) << "column " << k;
+      }
+    }
+  }
+  // The initial position was written from the file's decimal text unchanged.
+  EXPECT_EQ(lines[1].rfind("0,0,bob,0.1,2,0,1,0,0,0,", 0), 0u) << lines[1];
+}
+
+TEST(Cli, StatsJsonHasTheContractKeys) {
+  const std::string scene = write_scene(kPendulumScene);
+  const std::string stats = out_path(".stats.json");
+  const Run r = pabd("run " + quote(scene) + " --steps 5 --threads 1 --quiet --stats " +
+                     quote(stats));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_file(stats));
+  // Counts are those of the scene and flags: 3 bodies (static included), 2 joints.
+  EXPECT_EQ(j.at("bodies"), 3);
+  EXPECT_EQ(j.at("joints"), 2);
+  EXPECT_EQ(j.at("steps"), 5);
+  EXPECT_EQ(j.at("iterations"), 10);
+  EXPECT_EQ(j.at("threads"), 1);
+  EXPECT_EQ(j.at("dt"), 0.01);
+  const auto& ms = j.at("ms_per_step");
+  // Order statistics of the same samples: min <= median <= max, and time is non-negative.
+  EXPECT_LE(0.0, ms.at("min").get<double>());
+  EXPECT_LE(ms.at("min").get<double>(), ms.at("median").get<double>());
+  EXPECT_LE(ms.at("median").get<double>(), ms.at("max").get<double>());
+  EXPECT_GE(j.at("collision_ms").get<double>(), 0.0);
+  EXPECT_GE(j.at("solve_ms").get<double>(), 0.0);
+  for (const char* stage : {"detect_ms", "predict_ms", "bonds_ms", "solve_ms", "dual_ms",
+                            "velocities_ms", "total_ms"})
+    EXPECT_TRUE(j.at("stages").contains(stage)) << stage;
+  // The summary on stdout carries the same figures for a human.
+  EXPECT_NE(r.out.find("ms/step"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("velocities"), std::string::npos) << r.out;
+}
+
+TEST(Cli, StepsComeFromFlagThenSceneThenDefault) {
+  const std::string with_steps = write_scene(
+      R"({"settings": {"steps": 4}, "bodies": [{"shape": {"type": "sphere", "radius": 1}}]})",
+      ".steps.json");
+  const std::string without = write_scene(
+      R"({"bodies": [{"shape": {"type": "sphere", "radius": 1}}]})", ".nosteps.json");
+  const std::string stats = out_path(".stats.json");
+  const auto steps_of = [&](const std::string& args) {
+    const Run r = pabd("run " + args + " --quiet --stats " + quote(stats));
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::json::parse(read_file(stats)).at("steps").get<long>();
+  };
+  EXPECT_EQ(steps_of(quote(with_steps)), 4);                // settings.steps
+  EXPECT_EQ(steps_of(quote(with_steps) + " --steps 2"), 2);  // the flag overrides it
+  EXPECT_EQ(steps_of(quote(without)), 300);                  // the contract's default
+}
+
+TEST(Cli, FlagsOverrideSettingsAndThreadsZeroReportsTheRealCount) {
+  const std::string scene = write_scene(kPendulumScene);
+  const std::string stats = out_path(".stats.json");
+  const Run r = pabd("run " + quote(scene) + " --steps 2 --dt 0.005 --iterations 3 --threads 0" +
+                     " --quiet --stats " + quote(stats));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_file(stats));
+  EXPECT_EQ(j.at("dt"), 0.005);
+  EXPECT_EQ(j.at("iterations"), 3);
+  EXPECT_GE(j.at("threads").get<int>(), 1);  // 0 means "OpenMP's default", reported as used
+}
+
+TEST(Cli, BodyNamesAreQuotedInCsv) {
+  const std::string scene = write_scene(
+      R"({"bodies": [{"name": "odd, \"name\"", "shape": {"type": "sphere", "radius": 1}}]})");
+  const std::string csv = out_path(".csv");
+  const Run r = pabd("run " + quote(scene) + " --steps 1 --quiet --states " + quote(csv));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> lines = lines_of(read_file(csv));
+  ASSERT_EQ(lines.size(), 3u);
+  // RFC 4180: a field with a comma or quote is quoted and its quotes doubled.
+  EXPECT_EQ(lines[1].rfind(R"(0,0,"odd, ""name""",)", 0), 0u) << lines[1];
+}
+
+// ---------------------------------------------------------------------------
+// Failures other than bad input: status 1.
+
+TEST(Cli, NonFiniteStateExitsOneNamingStepAndBody) {
+  // 1e300 m/s for 1e10 s puts the body at 1e310 m, beyond the largest double, in the
+  // first step: the values are all finite and accepted, the state is not.
+  const std::string scene = write_scene(R"({
+    "settings": {"dt": 1e10, "gravity": [0, 0, 0]},
+    "bodies": [{"name": "rocket", "shape": {"type": "sphere", "radius": 0.1},
+                "velocity": [1e300, 0, 0]}]})");
+  const Run r = pabd("run " + quote(scene) + " --steps 5");
+  EXPECT_EQ(r.status, 1);  // a simulation failure, not bad input
+  EXPECT_EQ(r.err, scene + ": step 1: body 'rocket' state became non-finite\n");
+}
+
+TEST(Cli, UnwritableOutputExitsOne) {
+  const std::string scene = quote(kSource + "/scenes/pendulum.json");
+  for (const char* flag : {"--states", "--stats"}) {
+    SCOPED_TRACE(flag);
+    const std::string path = kOut + "/no_such_dir/out.txt";
+    const Run r = pabd("run " + scene + " --steps 2 " + flag + " " + quote(path));
+    EXPECT_EQ(r.status, 1);  // an environment problem (docs/scene-format.md), not bad input
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");  // checked before simulating
+  }
+}
+
+TEST(Cli, EveryShippedSceneRuns) {
+  // A few steps each: the scenes are valid and use only supported features.
+  for (const char* name : {"pendulum", "spring_pair", "chain", "spinning_top", "demo"}) {
+    SCOPED_TRACE(name);
+    const Run r = pabd("run " + quote(kSource + "/scenes/" + name + ".json") + " --steps 3");
+    EXPECT_EQ(r.status, 0) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace pabd

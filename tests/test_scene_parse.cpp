@@ -1,0 +1,337 @@
+// Scene files: a valid file fills every Scene field (defaults included), and each
+// kind of bad input throws SceneError with "FILE: /json/pointer: expected ...".
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "pabd/scene.h"
+
+namespace pabd {
+namespace {
+
+constexpr const char* kFile = "test.json";
+
+/// A scene whose only body is `body` (JSON text of one object).
+std::string one_body(const std::string& body) { return R"({"bodies": [)" + body + "]}"; }
+
+/// The message of the SceneError that parsing `text` throws ("" if none).
+std::string error_of(const std::string& text) {
+  try {
+    parse_scene(text, kFile);
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SceneParse, ValidSceneFillsEveryField) {
+  const Scene s = parse_scene(R"({
+    "description": "every key once",
+    "settings": {"dt": 0.01, "iterations": 7, "gravity": [0, 0, -1.5], "steps": 42},
+    "bodies": [
+      {"name": "ground", "static": true, "shape": {"type": "plane", "normal": [0, 2, 0], "offset": 4}},
+      {"name": "box", "shape": {"type": "box", "size": [1, 2, 3]}, "position": [0.1, 0.2, 0.3],
+       "orientation": [2, 0, 0, 0], "velocity": [1, 2, 3], "angular_velocity": [4, 5, 6],
+       "mass": 2.5, "friction": 0.25},
+      {"name": "ball", "shape": {"type": "sphere", "radius": 0.5}, "density": 500},
+      {"shape": {"type": "capsule", "radius": 0.2, "half_height": 0.7}}
+    ],
+    "joints": [
+      {"type": "spherical", "body_a": "world", "body_b": "ball", "anchor": [0, 4, 0], "stiffness": 100},
+      {"type": "hinge", "body_a": "box", "body_b": "ball", "anchor": [0, 1, 0], "axis": [0, 0, 3]},
+      {"type": "slider", "body_a": "box", "body_b": "3", "anchor": [1, 1, 0], "axis": [1, 0, 0]},
+      {"type": "fixed", "body_a": "ground", "body_b": "box", "anchor": [0, 0, 0]},
+      {"type": "spring", "body_a": "box", "body_b": "ball", "anchor_a": [0, 1, 0],
+       "anchor_b": [0, 2.5, 0], "rest_length": 1.0, "stiffness": 1000}
+    ]})",
+                              kFile);
+  // Values are copied from decimal text, so exact equality is right for every value
+  // that is not the result of arithmetic.
+  EXPECT_EQ(s.file, kFile);
+  EXPECT_EQ(s.settings.dt, 0.01);
+  EXPECT_EQ(s.settings.iterations, 7);
+  EXPECT_EQ(s.settings.gravity.z, -1.5);
+  ASSERT_TRUE(s.steps.has_value());  // the "steps" extension is read into Scene::steps
+  EXPECT_EQ(*s.steps, 42);
+  ASSERT_EQ(s.bodies.size(), 4u);
+
+  const BodyDef& ground = s.bodies[0];
+  EXPECT_TRUE(ground.is_static);
+  EXPECT_EQ(ground.shape.type, ShapeType::Plane);
+  // n.x = 4 with n = (0,2,0) is the plane y = 2: normal and offset are both divided by |n|.
+  EXPECT_EQ(ground.shape.normal.y, 1.0);
+  EXPECT_EQ(ground.shape.offset, 2.0);
+
+  const BodyDef& box = s.bodies[1];
+  EXPECT_EQ(box.name, "box");
+  EXPECT_EQ(box.shape.type, ShapeType::Box);
+  EXPECT_EQ(box.shape.size.z, 3.0);
+  EXPECT_EQ(box.position.x, 0.1);
+  EXPECT_EQ(box.orientation.w, 1.0);  // [2,0,0,0] normalised exactly (2/2)
+  EXPECT_EQ(box.velocity.y, 2.0);
+  EXPECT_EQ(box.angular_velocity.z, 6.0);
+  EXPECT_EQ(box.mass, 2.5);
+  EXPECT_EQ(box.friction, 0.25);
+  EXPECT_FALSE(box.is_static);
+
+  EXPECT_EQ(s.bodies[2].shape.radius, 0.5);
+  EXPECT_EQ(s.bodies[2].density, 500.0);
+  EXPECT_EQ(s.bodies[2].mass, 0.0);  // 0 tells the World to use the density
+  EXPECT_EQ(s.bodies[3].shape.type, ShapeType::Capsule);
+  EXPECT_EQ(s.bodies[3].shape.half_height, 0.7);
+  EXPECT_EQ(s.bodies[3].name, "3");  // unnamed: its index, so joints can refer to it
+
+  ASSERT_EQ(s.joints.size(), 5u);
+  EXPECT_EQ(s.joints[0].type, JointType::Spherical);
+  EXPECT_EQ(s.joints[0].body_a, "world");
+  EXPECT_EQ(s.joints[0].anchor.y, 4.0);
+  EXPECT_EQ(s.joints[0].stiffness, 100.0);
+  EXPECT_EQ(s.joints[0].json_path, "/joints/0");  // build_world's messages point here
+  EXPECT_EQ(s.joints[1].type, JointType::Hinge);
+  EXPECT_EQ(s.joints[1].axis.z, 1.0);  // [0,0,3] normalised exactly
+  EXPECT_EQ(s.joints[1].stiffness, 0.0);  // default: a hard constraint
+  EXPECT_EQ(s.joints[2].type, JointType::Slider);
+  EXPECT_EQ(s.joints[2].body_b, "3");
+  EXPECT_EQ(s.joints[3].type, JointType::Fixed);
+  EXPECT_EQ(s.joints[4].type, JointType::Spring);
+  EXPECT_EQ(s.joints[4].anchor_b.y, 2.5);
+  EXPECT_EQ(s.joints[4].rest_length, 1.0);
+  EXPECT_EQ(s.joints[4].stiffness, 1000.0);
+}
+
+TEST(SceneParse, DefaultsAreFilledIn) {
+  const Scene s = parse_scene(one_body(R"({"shape": {"type": "box", "size": [1, 1, 1]}})"), kFile);
+  // The contract's defaults: gravity [0,-9.81,0], density 1000, friction 0.5, name = index.
+  EXPECT_EQ(s.settings.gravity.x, 0.0);
+  EXPECT_EQ(s.settings.gravity.y, -9.81);
+  EXPECT_EQ(s.settings.gravity.z, 0.0);
+  // dt and iterations default to default_world_def()'s values (one source of defaults).
+  EXPECT_EQ(s.settings.dt, default_world_def().dt);
+  EXPECT_EQ(s.settings.iterations, default_world_def().iterations);
+  EXPECT_FALSE(s.steps.has_value());  // the CLI then uses its own default (300)
+  ASSERT_EQ(s.bodies.size(), 1u);
+  const BodyDef& b = s.bodies[0];
+  EXPECT_EQ(b.name, "0");
+  EXPECT_EQ(b.density, 1000.0);
+  EXPECT_EQ(b.mass, 0.0);
+  EXPECT_EQ(b.friction, 0.5);
+  EXPECT_FALSE(b.is_static);
+  EXPECT_EQ(b.orientation.w, 1.0);
+  EXPECT_EQ(b.position.y, 0.0);
+  EXPECT_TRUE(s.joints.empty());  // "joints" is optional
+}
+
+TEST(SceneParse, OrientationIsNormalised) {
+  const Scene s = parse_scene(
+      one_body(R"({"shape": {"type": "sphere", "radius": 1}, "orientation": [1, 1, 0, 0]})"), kFile);
+  const Quat q = s.bodies[0].orientation;
+  // [1,1,0,0]/sqrt(2): two roundings (sqrt, divide) are within 2 ulp of 1/sqrt(2).
+  EXPECT_NEAR(q.w, std::sqrt(0.5), 4e-16);
+  EXPECT_NEAR(q.x, std::sqrt(0.5), 4e-16);
+  EXPECT_NEAR(q.w * q.w + q.x * q.x, 1.0, 4e-16);
+}
+
+TEST(SceneParse, TinyComponentsStillNormalise) {
+  // Scaling by the largest component first keeps 1e-200^2 from underflowing to a zero norm.
+  const Scene s = parse_scene(
+      one_body(R"({"shape": {"type": "sphere", "radius": 1}, "orientation": [0, 0, 1e-200, 0]})"),
+      kFile);
+  EXPECT_EQ(s.bodies[0].orientation.y, 1.0);
+}
+
+struct BadCase {
+  const char* what;     // the kind of error
+  std::string text;     // the whole file
+  const char* path;     // the JSON Pointer the message must name
+};
+
+const std::string kBox = R"("shape": {"type": "box", "size": [1, 1, 1]})";
+const std::string kTwoBodies = R"("bodies": [{"name": "a", )" + kBox + R"(}, {"name": "b", )" +
+                               kBox + "}]";
+std::string joint(const std::string& j) { return "{" + kTwoBodies + R"(, "joints": [)" + j + "]}"; }
+
+std::vector<BadCase> bad_cases() {
+  return {
+      {"unknown top-level key", R"({"bodies": [], "gravity": [0, 0, 0]})", "/gravity"},
+      {"unknown settings key", R"({"settings": {"dt": 0.1, "substeps": 2}, "bodies": []})",
+       "/settings/substeps"},
+      {"unknown body key", one_body("{" + kBox + R"(, "colour": "red"})"), "/bodies/0/colour"},
+      {"key of another shape", one_body(R"({"shape": {"type": "box", "size": [1,1,1], "radius": 1}})"),
+       "/bodies/0/shape/radius"},
+      {"'/' in a key is escaped", one_body("{" + kBox + R"(, "a/b": 1})"), "/bodies/0/a~1b"},
+      {"missing bodies", R"({"settings": {}})", "/bodies"},
+      {"missing shape", one_body(R"({"name": "x"})"), "/bodies/0/shape"},
+      {"missing size", one_body(R"({"shape": {"type": "box"}})"), "/bodies/0/shape/size"},
+      {"missing shape type", one_body(R"({"shape": {"radius": 1}})"), "/bodies/0/shape/type"},
+      {"missing spring key", joint(R"({"type": "spring", "body_a": "a", "body_b": "b",
+        "anchor_a": [0,0,0], "rest_length": 1, "stiffness": 1})"),
+       "/joints/0/anchor_b"},
+      {"root is not an object", "[1, 2]", "/"},
+      {"bodies is not an array", R"({"bodies": {}})", "/bodies"},
+      {"mass is a string", one_body("{" + kBox + R"(, "mass": "1"})"), "/bodies/0/mass"},
+      {"static is a number", one_body("{" + kBox + R"(, "static": 1})"), "/bodies/0/static"},
+      {"name is a number", one_body("{" + kBox + R"(, "name": 3})"), "/bodies/0/name"},
+      {"vector of 2", one_body("{" + kBox + R"(, "position": [1, 2]})"), "/bodies/0/position"},
+      {"string in a vector", one_body("{" + kBox + R"(, "velocity": [1, "2", 3]})"),
+       "/bodies/0/velocity/1"},
+      {"iterations not an integer", R"({"settings": {"iterations": 2.5}, "bodies": []})",
+       "/settings/iterations"},
+      {"1e999 overflows to infinity", one_body("{" + kBox + R"(, "position": [0, 1e999, 0]})"),
+       "/bodies/0/position/1"},
+      {"-1e999 as dt", R"({"settings": {"dt": -1e999}, "bodies": []})", "/settings/dt"},
+      {"zero dt", R"({"settings": {"dt": 0}, "bodies": []})", "/settings/dt"},
+      {"zero iterations", R"({"settings": {"iterations": 0}, "bodies": []})", "/settings/iterations"},
+      {"zero steps", R"({"settings": {"steps": 0}, "bodies": []})", "/settings/steps"},
+      {"negative size", one_body(R"({"shape": {"type": "box", "size": [1, -2, 1]}})"),
+       "/bodies/0/shape/size/1"},
+      {"zero radius", one_body(R"({"shape": {"type": "sphere", "radius": 0}})"),
+       "/bodies/0/shape/radius"},
+      {"negative half_height", one_body(R"({"shape": {"type": "capsule", "radius": 1, "half_height": -1}})"),
+       "/bodies/0/shape/half_height"},
+      {"negative mass", one_body("{" + kBox + R"(, "mass": -1})"), "/bodies/0/mass"},
+      {"zero mass", one_body("{" + kBox + R"(, "mass": 0})"), "/bodies/0/mass"},
+      {"zero density", one_body("{" + kBox + R"(, "density": 0})"), "/bodies/0/density"},
+      {"mass and density", one_body("{" + kBox + R"(, "mass": 1, "density": 1})"),
+       "/bodies/0/density"},
+      {"negative friction", one_body("{" + kBox + R"(, "friction": -0.1})"), "/bodies/0/friction"},
+      {"zero quaternion", one_body("{" + kBox + R"(, "orientation": [0, 0, 0, 0]})"),
+       "/bodies/0/orientation"},
+      {"unknown shape type", one_body(R"({"shape": {"type": "cone"}})"), "/bodies/0/shape/type"},
+      {"plane on a dynamic body", one_body(R"({"shape": {"type": "plane"}})"),
+       "/bodies/0/shape/type"},
+      {"zero plane normal", one_body(R"({"static": true, "shape": {"type": "plane", "normal": [0,0,0]}})"),
+       "/bodies/0/shape/normal"},
+      {"duplicate name", R"({"bodies": [{"name": "a", )" + kBox + R"(}, {"name": "a", )" + kBox + "}]}",
+       "/bodies/1/name"},
+      {"duplicate default name", R"({"bodies": [{"name": "1", )" + kBox + "}, {" + kBox + "}]}",
+       "/bodies/1"},
+      {"body named world", one_body("{" + kBox + R"(, "name": "world"})"), "/bodies/0/name"},
+      {"key written twice", R"({"settings": {"dt": 0.1, "dt": 0.2}, "bodies": []})",
+       "/settings/dt"},
+      {"unknown body name", joint(R"({"type": "spherical", "body_a": "a", "body_b": "ghost",
+        "anchor": [0,0,0]})"),
+       "/joints/0/body_b"},
+      {"joint to itself", joint(R"({"type": "spherical", "body_a": "a", "body_b": "a",
+        "anchor": [0,0,0]})"),
+       "/joints/0/body_b"},
+      {"world to world", joint(R"({"type": "fixed", "body_a": "world", "body_b": "world",
+        "anchor": [0,0,0]})"),
+       "/joints/0/body_b"},
+      {"unknown joint type", joint(R"({"type": "weld", "body_a": "a", "body_b": "b"})"),
+       "/joints/0/type"},
+      {"zero axis", joint(R"({"type": "hinge", "body_a": "a", "body_b": "b", "anchor": [0,0,0],
+        "axis": [0,0,0]})"),
+       "/joints/0/axis"},
+      {"negative rest_length", joint(R"({"type": "spring", "body_a": "a", "body_b": "b",
+        "anchor_a": [0,0,0], "anchor_b": [1,0,0], "rest_length": -1, "stiffness": 1})"),
+       "/joints/0/rest_length"},
+      {"zero spring stiffness", joint(R"({"type": "spring", "body_a": "a", "body_b": "b",
+        "anchor_a": [0,0,0], "anchor_b": [1,0,0], "rest_length": 1, "stiffness": 0})"),
+       "/joints/0/stiffness"},
+      {"negative joint stiffness", joint(R"({"type": "spherical", "body_a": "a", "body_b": "b",
+        "anchor": [0,0,0], "stiffness": -5})"),
+       "/joints/0/stiffness"},
+  };
+}
+
+TEST(SceneParse, EachErrorNamesFilePathAndExpectation) {
+  for (const BadCase& c : bad_cases()) {
+    SCOPED_TRACE(c.what);
+    const std::string message = error_of(c.text);
+    // The contract: one line naming the file, the JSON path and what was expected.
+    // The path is followed by ": " so that "/bodies/1" cannot match "/bodies/10".
+    EXPECT_EQ(message.rfind(std::string(kFile) + ": " + c.path + ": ", 0), 0u) << message;
+    EXPECT_NE(message.find("expected"), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+TEST(SceneParse, MalformedJsonGivesLineAndColumn) {
+  // The comma is missing at the end of line 2; the parser stops at the next key on line 3.
+  const std::string message = error_of("{\n  \"bodies\": []\n  \"joints\": []\n}");
+  EXPECT_EQ(message.rfind(std::string(kFile) + ": line 3, column ", 0), 0u) << message;
+  EXPECT_NE(message.find("expected valid JSON"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  // Truncated input (an editor crash, a partial copy) is also a syntax error, not a crash.
+  EXPECT_NE(error_of("{\"bodies\": [").find("expected valid JSON"), std::string::npos);
+  EXPECT_NE(error_of("").find("expected valid JSON"), std::string::npos);
+}
+
+TEST(SceneLoad, MissingFileIsASceneError) {
+  const std::string path = std::string(PABD_TEST_OUTPUT_DIR) + "/no_such_scene.json";
+  try {
+    load_scene(path);
+    FAIL() << "no SceneError for a missing file";
+  } catch (const SceneError& e) {
+    // The message starts with the file so the user sees which path was wrong.
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
+  }
+}
+
+TEST(SceneLoad, FileLabelIsThePath) {
+  const std::string path = std::string(PABD_TEST_OUTPUT_DIR) + "/scene_parse_label.json";
+  std::ofstream(path) << R"({"bodies": [{"shape": {"type": "sphere", "radius": -1}}]})";
+  try {
+    load_scene(path);
+    FAIL() << "no SceneError for a negative radius";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": /bodies/0/shape/radius: expected", 0), 0u)
+        << e.what();
+  }
+}
+
+TEST(SceneBuild, BuildsBodiesAndJointsInOrder) {
+  const Scene s = parse_scene(joint(R"({"type": "spherical", "body_a": "world", "body_b": "a",
+      "anchor": [0, 1, 0]}, {"type": "spring", "body_a": "a", "body_b": "b",
+      "anchor_a": [0, 0, 0], "anchor_b": [1, 0, 0], "rest_length": 0.5, "stiffness": 10})"),
+                              kFile);
+  const World world = build_world(s, s.settings);
+  // Bodies keep file order and names; both joints are created (springs count as joints).
+  ASSERT_EQ(world.body_count(), 2);
+  EXPECT_EQ(world.body_name(world.body_at(0)), "a");
+  EXPECT_EQ(world.body_name(world.body_at(1)), "b");
+  EXPECT_EQ(world.joint_count(), 2);
+}
+
+TEST(SceneBuild, UnsupportedJointTypeIsASceneError) {
+  const Scene s = parse_scene(joint(R"({"type": "spherical", "body_a": "a", "body_b": "b",
+      "anchor": [0, 1, 0]}, {"type": "hinge", "body_a": "a", "body_b": "b",
+      "anchor": [0, 1, 0], "axis": [0, 0, 1]})"),
+                              kFile);
+  try {
+    build_world(s, s.settings);
+    FAIL() << "hinge joints are not implemented, build_world must say so";
+  } catch (const SceneError& e) {
+    EXPECT_STREQ(e.what(), "test.json: /joints/1/type: joint type 'hinge' is not supported yet");
+  }
+}
+
+TEST(SceneBuild, WorldApiErrorsArePrefixedWithFileAndPath) {
+  Scene s = parse_scene(one_body("{" + kBox + "}"), kFile);
+  WorldDef settings = s.settings;
+  settings.dt = -1;  // the CLI validates its flags; a program calling build_world may not
+  try {
+    build_world(s, settings);
+    FAIL() << "World accepted dt = -1";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("test.json: /settings: ", 0), 0u) << e.what();
+  }
+}
+
+TEST(SceneBuild, EveryDemoSceneLoadsAndBuilds) {
+  // The shipped scenes are part of the interface (README, CLI tests): they must stay valid.
+  for (const char* name :
+       {"pendulum", "spring_pair", "chain", "spinning_top", "demo"}) {
+    SCOPED_TRACE(name);
+    const Scene s = load_scene(std::string(PABD_SOURCE_DIR) + "/scenes/" + name + ".json");
+    const World world = build_world(s, s.settings);
+    EXPECT_EQ(world.body_count(), static_cast<int>(s.bodies.size()));
+    EXPECT_EQ(world.joint_count(), static_cast<int>(s.joints.size()));
+  }
+}
+
+}  // namespace
+}  // namespace pabd
