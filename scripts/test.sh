@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds and runs every test: formatting check, Release build + CTest, the same
+# tests under AddressSanitizer + UndefinedBehaviorSanitizer, and the CUDA
+# compile check of the shared kernels when nvcc is present.
+#   scripts/test.sh           everything (what CI runs)
+#   scripts/test.sh --quick   Release build + CTest only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+jobs=$(nproc 2>/dev/null || echo 2)
+
+scripts/install-deps.sh
+
+if [ $quick -eq 0 ]; then
+  echo "== clang-format check"
+  git ls-files '*.cpp' '*.h' '*.cu' | xargs clang-format --dry-run --Werror
+fi
+
+echo "== Release build and tests"
+scripts/build.sh
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+if [ $quick -eq 0 ]; then
+  echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPABD_SANITIZE=ON \
+    -DPABD_BUILD_BENCHMARKS=OFF >/dev/null
+  cmake --build build-asan -j"$jobs"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+  nvcc=$(command -v nvcc || true)
+  [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
+  if [ -n "$nvcc" ]; then
+    echo "== CUDA compile check of the shared kernels ($nvcc)"
+    cmake -S . -B build-cuda -DPABD_CUDA_COMPILE_CHECK=ON -DCMAKE_CUDA_COMPILER="$nvcc" \
+      -DPABD_BUILD_TESTS=OFF -DPABD_BUILD_BENCHMARKS=OFF -DPABD_BUILD_EXAMPLES=OFF >/dev/null
+    cmake --build build-cuda --target pabd_cuda_kernels -j"$jobs"
+  else
+    echo "== CUDA compile check skipped: nvcc not found"
+  fi
+fi
+echo "== all checks passed"
