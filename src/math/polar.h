@@ -112,7 +112,8 @@ PABD_HD Quat rotation_closest_to(const Mat3& a, Quat guess) {
     const Vec3 t = inverse_symmetric3(hess) * g;
     const Real step = length(t);
     if (!(step < Real(0.5))) break;  // large or NaN step: leave it to Horn
-    q = normalized(q * quat_exp(t));
+    // Any retraction keeps Newton quadratic; q (1, t/2) avoids sin and cos.
+    q = normalized(q * Quat{1, Real(0.5) * t.x, Real(0.5) * t.y, Real(0.5) * t.z});
     // Quadratic convergence: once a step is below 1e-8 rad, the remaining
     // error is ~1e-16 scaled by the Hessian's conditioning.
     if (step < Real(1e-8)) return q;

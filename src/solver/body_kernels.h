@@ -64,19 +64,21 @@ PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds, i
     const int e = b.end_index[e_at];
     add_bond_end(sys, bonds.end_weight[e], bonds.end_local[e], bonds.end_pull[e]);
   }
-  Vec3 c;
-  Quat q;
   if (k.rigid_local) {
-    q = rotation_closest_to(reduced_affine_rhs(sys), b.orientation[i]);
-    c = translation_for(sys, to_matrix(q));
+    const Quat q = rotation_closest_to(reduced_affine_rhs(sys), b.orientation[i]);
+    const Mat3 r = to_matrix(q);
+    b.position[i] = translation_for(sys, r);
+    b.orientation[i] = q;
+    b.affine[i] = r;
   } else {
+    Vec3 c;
     Mat3 a;
     solve_affine_system(sys, c, a);
-    q = rotation_closest_to(a, b.orientation[i]);
+    const Quat q = rotation_closest_to(a, b.orientation[i]);
+    b.position[i] = c;
+    b.orientation[i] = q;
+    b.affine[i] = to_matrix(q);
   }
-  b.position[i] = c;
-  b.orientation[i] = q;
-  b.affine[i] = to_matrix(q);
 }
 
 /// Velocity recovery: v = (c^{n+1} - c^n) / h; w from the rotation between the
