@@ -83,10 +83,17 @@ PABD_HD Quat rotation_closest_to(const Mat3& a) {
       }
     }
   }
-  int best = 0;
-  for (int i = 1; i < 4; ++i)
-    if (n[i][i] > n[best][best]) best = i;
-  return normalized(Quat{v[0][best], v[1][best], v[2][best], v[3][best]});
+  // Running maximum (not an index into n and v): keeps the arrays in
+  // registers on the GPU (a runtime index sends them to local memory).
+  Real best = n[0][0];
+  Quat q{v[0][0], v[1][0], v[2][0], v[3][0]};
+  for (int i = 1; i < 4; ++i) {
+    if (n[i][i] > best) {
+      best = n[i][i];
+      q = Quat{v[0][i], v[1][i], v[2][i], v[3][i]};
+    }
+  }
+  return normalized(q);
 }
 
 /// Closest proper rotation to A starting from a nearby rotation `guess`.

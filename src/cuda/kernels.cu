@@ -1,0 +1,89 @@
+// CUDA launch wrappers for the shared per-body and per-bond kernels.
+//
+// Compile check only (PABD_CUDA_COMPILE_CHECK): each __global__ function runs
+// one thread per body or bond and calls the very same PABD_HD kernel that the
+// CPU step (src/solver/step.cpp) calls from its OpenMP loops. No kernel code
+// lives here, so nvcc compiles exactly the code the CPU build runs. The views
+// are passed by value: their pointers must then point to device memory.
+//
+// Kernels that return a value (energies, the finiteness check) write it to
+// out[i]; the reduction over i is left to the caller.
+
+#include <cstdint>
+
+#include "bonds/bond_kernels.h"
+#include "solver/body_kernels.h"
+
+namespace pabd::cuda {
+
+namespace {
+
+/// Global index of this thread in a 1-D launch.
+__device__ inline int thread_index() {
+  return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+}  // namespace
+
+// Per-body kernels -------------------------------------------------------------
+
+__global__ void predict_kernel(BodyArrays bodies, StepConstants k) {
+  const int i = thread_index();
+  if (i >= bodies.count) return;
+  ::pabd::predict_kernel(bodies, i, k);
+}
+
+__global__ void global_local_kernel(BodyArrays bodies, BondArrays bonds, StepConstants k) {
+  const int i = thread_index();
+  if (i >= bodies.count) return;
+  ::pabd::global_local_kernel(bodies, bonds, i, k);
+}
+
+__global__ void velocity_kernel(BodyArrays bodies, StepConstants k) {
+  const int i = thread_index();
+  if (i >= bodies.count) return;
+  ::pabd::velocity_kernel(bodies, i, k);
+}
+
+/// out[i] = inertial energy of body i [J].
+__global__ void inertial_energy_kernel(BodyArrays bodies, Real h, Real* out) {
+  const int i = thread_index();
+  if (i >= bodies.count) return;
+  out[i] = ::pabd::inertial_energy_kernel(bodies, i, h);
+}
+
+/// out[i] = 1 when every number of body i's state is finite, else 0.
+__global__ void body_state_finite(BodyArrays bodies, std::uint8_t* out) {
+  const int i = thread_index();
+  if (i >= bodies.count) return;
+  out[i] = ::pabd::body_state_finite(bodies, i) ? 1 : 0;
+}
+
+// Per-bond kernels -------------------------------------------------------------
+
+__global__ void bond_weights_kernel(BodyArrays bodies, BondArrays bonds, Real h2) {
+  const int i = thread_index();
+  if (i >= bonds.count) return;
+  ::pabd::bond_weights_kernel(bodies, bonds, i, h2);
+}
+
+__global__ void bond_warm_start_kernel(BondArrays bonds, HardBondSettings s) {
+  const int i = thread_index();
+  if (i >= bonds.count) return;
+  ::pabd::bond_warm_start_kernel(bonds, i, s);
+}
+
+__global__ void bond_dual_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s) {
+  const int i = thread_index();
+  if (i >= bonds.count) return;
+  ::pabd::bond_dual_kernel(bodies, bonds, i, s);
+}
+
+/// out[i] = energy of bond i [J].
+__global__ void bond_energy_kernel(BodyArrays bodies, BondArrays bonds, Real* out) {
+  const int i = thread_index();
+  if (i >= bonds.count) return;
+  out[i] = ::pabd::bond_energy_kernel(bodies, bonds, i);
+}
+
+}  // namespace pabd::cuda
