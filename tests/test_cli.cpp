@@ -49,19 +49,19 @@ std::string write_scene(const std::string& text, const std::string& suffix = ".j
   return path;
 }
 
-struct Run {
+struct Outcome {
   int status = -1;
   std::string out, err;
 };
 
 /// Runs `pabd ARGS` with stdout and stderr captured in files (stderr is not a TTY,
 /// so there is no carriage-return progress line).
-Run pabd(const std::string& args) {
+Outcome run_pabd(const std::string& args) {
   const std::string out = out_path(".stdout"), err = out_path(".stderr");
   const std::string command =
       quote(PABD_CLI_PATH) + " " + args + " > " + quote(out) + " 2> " + quote(err) + " < /dev/null";
   const int raw = std::system(command.c_str());
-  Run r;
+  Outcome r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   r.out = read_file(out);
   r.err = read_file(err);
@@ -100,7 +100,7 @@ TEST(Cli, BadSceneFilesExitTwoWithOneLine) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
     const std::string path = kBad + c.file;
-    const Run r = pabd("run " + quote(path) + " --steps 2");
+    const Outcome r = run_pabd("run " + quote(path) + " --steps 2");
     EXPECT_EQ(r.status, 2);  // the contract's status for bad input
     EXPECT_TRUE(one_line(r.err)) << r.err;
     // The line starts with the file as given, then the location of the problem.
@@ -111,7 +111,7 @@ TEST(Cli, BadSceneFilesExitTwoWithOneLine) {
 
 TEST(Cli, MissingSceneFileExitsTwo) {
   const std::string path = kOut + "/no_such_scene.json";
-  const Run r = pabd("run " + quote(path));
+  const Outcome r = run_pabd("run " + quote(path));
   EXPECT_EQ(r.status, 2);  // a wrong path is bad input, like a bad file
   EXPECT_TRUE(one_line(r.err)) << r.err;
   EXPECT_EQ(r.err.rfind(path + ": ", 0), 0u) << r.err;
@@ -120,18 +120,26 @@ TEST(Cli, MissingSceneFileExitsTwo) {
 TEST(Cli, BadFlagsExitTwoWithOneLine) {
   const std::string scene = quote(kSource + "/scenes/pendulum.json");
   const std::vector<std::string> bad = {
-      "run " + scene + " --steps 0",      "run " + scene + " --steps -3",
-      "run " + scene + " --steps 1.5",    "run " + scene + " --steps abc",
-      "run " + scene + " --dt 0",         "run " + scene + " --dt -0.01",
-      "run " + scene + " --dt nan",       "run " + scene + " --dt inf",
-      "run " + scene + " --iterations 0", "run " + scene + " --threads -1",
-      "run " + scene + " --every 0",      "run " + scene + " --bogus",
-      "run " + scene + " --states ''",    "run",
-      "",                                 "frobnicate",
+      "run " + scene + " --steps 0",
+      "run " + scene + " --steps -3",
+      "run " + scene + " --steps 1.5",
+      "run " + scene + " --steps abc",
+      "run " + scene + " --dt 0",
+      "run " + scene + " --dt -0.01",
+      "run " + scene + " --dt nan",
+      "run " + scene + " --dt inf",
+      "run " + scene + " --iterations 0",
+      "run " + scene + " --threads -1",
+      "run " + scene + " --every 0",
+      "run " + scene + " --bogus",
+      "run " + scene + " --states ''",
+      "run",
+      "",
+      "frobnicate",
   };
   for (const std::string& args : bad) {
     SCOPED_TRACE(args);
-    const Run r = pabd(args);
+    const Outcome r = run_pabd(args);
     EXPECT_EQ(r.status, 2);  // a bad flag is bad input
     EXPECT_TRUE(one_line(r.err)) << r.err;
     EXPECT_EQ(r.out, "");  // nothing ran
@@ -139,15 +147,16 @@ TEST(Cli, BadFlagsExitTwoWithOneLine) {
 }
 
 TEST(Cli, VersionAndHelpExitZero) {
-  const Run version = pabd("--version");
+  const Outcome version = run_pabd("--version");
   EXPECT_EQ(version.status, 0);
   EXPECT_EQ(version.out.rfind("pabd ", 0), 0u) << version.out;
-  const Run help = pabd("run --help");
+  const Outcome help = run_pabd("run --help");
   EXPECT_EQ(help.status, 0);
   // The help lists every flag of the contract plus --quiet.
-  for (const char* flag :
-       {"--steps", "--dt", "--iterations", "--threads", "--states", "--every", "--stats", "--quiet"})
+  for (const char* flag : {"--steps", "--dt", "--iterations", "--threads", "--states", "--every",
+                           "--stats", "--quiet"}) {
     EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -177,8 +186,8 @@ std::string shortest(double x) {
 TEST(Cli, StatesCsvHasHeaderRowsAndExactNumbers) {
   const std::string scene = write_scene(kPendulumScene);
   const std::string csv = out_path(".csv");
-  const Run r = pabd("run " + quote(scene) + " --steps 10 --every 3 --threads 1 --quiet --states " +
-                     quote(csv));
+  const Outcome r = run_pabd("run " + quote(scene) +
+                             " --steps 10 --every 3 --threads 1 --quiet --states " + quote(csv));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");  // --quiet and no failure: nothing on stderr
 
@@ -197,7 +206,9 @@ TEST(Cli, StatesCsvHasHeaderRowsAndExactNumbers) {
   World world = build_world(s, settings);
   std::size_t row = 1;
   for (long step = 0; step <= 9; ++step) {
-    if (step > 0) ASSERT_TRUE(world.step().ok);
+    if (step > 0) {
+      ASSERT_TRUE(world.step().ok);
+    }
     if (step % 3 != 0) continue;
     for (int b = 1; b <= 2; ++b, ++row) {
       SCOPED_TRACE(lines[row]);
@@ -209,11 +220,11 @@ TEST(Cli, StatesCsvHasHeaderRowsAndExactNumbers) {
       const BodyState st = world.body_state(id);
       EXPECT_EQ(fields[0], std::to_string(step));
       EXPECT_EQ(fields[2], world.body_name(id));
-      const double expected[14] = {world.time(),         st.position.x,         st.position.y,
-                                   st.position.z,        st.orientation.w,      st.orientation.x,
-                                   st.orientation.y,     st.orientation.z,      st.velocity.x,
-                                   st.velocity.y,        st.velocity.z,         st.angular_velocity.x,
-                                   st.angular_velocity.y, st.angular_velocity.z};
+      const double expected[14] = {
+          world.time(),          st.position.x,        st.position.y,    st.position.z,
+          st.orientation.w,      st.orientation.x,     st.orientation.y, st.orientation.z,
+          st.velocity.x,         st.velocity.y,        st.velocity.z,    st.angular_velocity.x,
+          st.angular_velocity.y, st.angular_velocity.z};
       for (int k = 0; k < 14; ++k) {
         const std::string& text = fields[k == 0 ? 1 : k + 2];
         // Round trip: the text reads back as exactly the World's double, and is the
@@ -230,8 +241,8 @@ TEST(Cli, StatesCsvHasHeaderRowsAndExactNumbers) {
 TEST(Cli, StatsJsonHasTheContractKeys) {
   const std::string scene = write_scene(kPendulumScene);
   const std::string stats = out_path(".stats.json");
-  const Run r = pabd("run " + quote(scene) + " --steps 5 --threads 1 --quiet --stats " +
-                     quote(stats));
+  const Outcome r =
+      run_pabd("run " + quote(scene) + " --steps 5 --threads 1 --quiet --stats " + quote(stats));
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(read_file(stats));
   // Counts are those of the scene and flags: 3 bodies (static included), 2 joints.
@@ -249,8 +260,9 @@ TEST(Cli, StatsJsonHasTheContractKeys) {
   EXPECT_GE(j.at("collision_ms").get<double>(), 0.0);
   EXPECT_GE(j.at("solve_ms").get<double>(), 0.0);
   for (const char* stage : {"detect_ms", "predict_ms", "bonds_ms", "solve_ms", "dual_ms",
-                            "velocities_ms", "total_ms"})
+                            "velocities_ms", "total_ms"}) {
     EXPECT_TRUE(j.at("stages").contains(stage)) << stage;
+  }
   // The summary on stdout carries the same figures for a human.
   EXPECT_NE(r.out.find("ms/step"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("velocities"), std::string::npos) << r.out;
@@ -260,15 +272,15 @@ TEST(Cli, StepsComeFromFlagThenSceneThenDefault) {
   const std::string with_steps = write_scene(
       R"({"settings": {"steps": 4}, "bodies": [{"shape": {"type": "sphere", "radius": 1}}]})",
       ".steps.json");
-  const std::string without = write_scene(
-      R"({"bodies": [{"shape": {"type": "sphere", "radius": 1}}]})", ".nosteps.json");
+  const std::string without =
+      write_scene(R"({"bodies": [{"shape": {"type": "sphere", "radius": 1}}]})", ".nosteps.json");
   const std::string stats = out_path(".stats.json");
   const auto steps_of = [&](const std::string& args) {
-    const Run r = pabd("run " + args + " --quiet --stats " + quote(stats));
+    const Outcome r = run_pabd("run " + args + " --quiet --stats " + quote(stats));
     EXPECT_EQ(r.status, 0) << r.err;
     return nlohmann::json::parse(read_file(stats)).at("steps").get<long>();
   };
-  EXPECT_EQ(steps_of(quote(with_steps)), 4);                // settings.steps
+  EXPECT_EQ(steps_of(quote(with_steps)), 4);                 // settings.steps
   EXPECT_EQ(steps_of(quote(with_steps) + " --steps 2"), 2);  // the flag overrides it
   EXPECT_EQ(steps_of(quote(without)), 300);                  // the contract's default
 }
@@ -276,8 +288,9 @@ TEST(Cli, StepsComeFromFlagThenSceneThenDefault) {
 TEST(Cli, FlagsOverrideSettingsAndThreadsZeroReportsTheRealCount) {
   const std::string scene = write_scene(kPendulumScene);
   const std::string stats = out_path(".stats.json");
-  const Run r = pabd("run " + quote(scene) + " --steps 2 --dt 0.005 --iterations 3 --threads 0" +
-                     " --quiet --stats " + quote(stats));
+  const Outcome r =
+      run_pabd("run " + quote(scene) + " --steps 2 --dt 0.005 --iterations 3 --threads 0" +
+               " --quiet --stats " + quote(stats));
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(read_file(stats));
   EXPECT_EQ(j.at("dt"), 0.005);
@@ -289,7 +302,7 @@ TEST(Cli, BodyNamesAreQuotedInCsv) {
   const std::string scene = write_scene(
       R"({"bodies": [{"name": "odd, \"name\"", "shape": {"type": "sphere", "radius": 1}}]})");
   const std::string csv = out_path(".csv");
-  const Run r = pabd("run " + quote(scene) + " --steps 1 --quiet --states " + quote(csv));
+  const Outcome r = run_pabd("run " + quote(scene) + " --steps 1 --quiet --states " + quote(csv));
   ASSERT_EQ(r.status, 0) << r.err;
   const std::vector<std::string> lines = lines_of(read_file(csv));
   ASSERT_EQ(lines.size(), 3u);
@@ -307,7 +320,7 @@ TEST(Cli, NonFiniteStateExitsOneNamingStepAndBody) {
     "settings": {"dt": 1e10, "gravity": [0, 0, 0]},
     "bodies": [{"name": "rocket", "shape": {"type": "sphere", "radius": 0.1},
                 "velocity": [1e300, 0, 0]}]})");
-  const Run r = pabd("run " + quote(scene) + " --steps 5");
+  const Outcome r = run_pabd("run " + quote(scene) + " --steps 5");
   EXPECT_EQ(r.status, 1);  // a simulation failure, not bad input
   EXPECT_EQ(r.err, scene + ": step 1: body 'rocket' state became non-finite\n");
 }
@@ -317,7 +330,7 @@ TEST(Cli, UnwritableOutputExitsOne) {
   for (const char* flag : {"--states", "--stats"}) {
     SCOPED_TRACE(flag);
     const std::string path = kOut + "/no_such_dir/out.txt";
-    const Run r = pabd("run " + scene + " --steps 2 " + flag + " " + quote(path));
+    const Outcome r = run_pabd("run " + scene + " --steps 2 " + flag + " " + quote(path));
     EXPECT_EQ(r.status, 1);  // an environment problem (docs/scene-format.md), not bad input
     EXPECT_TRUE(one_line(r.err)) << r.err;
     EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
@@ -325,11 +338,12 @@ TEST(Cli, UnwritableOutputExitsOne) {
   }
 }
 
-TEST(Cli, EveryShippedSceneRuns) {
-  // A few steps each: the scenes are valid and use only supported features.
+TEST(Cli, EveryShippedSceneRunsItsFullLength) {
+  // Each scene's own settings.steps: the scenes are valid, use only supported features,
+  // and the README demo and examples finish (status 1 would mean a non-finite state).
   for (const char* name : {"pendulum", "spring_pair", "chain", "spinning_top", "demo"}) {
     SCOPED_TRACE(name);
-    const Run r = pabd("run " + quote(kSource + "/scenes/" + name + ".json") + " --steps 3");
+    const Outcome r = run_pabd("run " + quote(kSource + "/scenes/" + name + ".json") + " --quiet");
     EXPECT_EQ(r.status, 0) << r.err;
   }
 }

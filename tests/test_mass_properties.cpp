@@ -10,8 +10,7 @@ namespace pabd {
 namespace {
 
 // Midpoint-rule integral of rho [1, x x^T] over the shape's bounding box.
-MassProperties integrate(const std::function<bool(Vec3)>& inside, Vec3 half, Real density,
-                         int n) {
+MassProperties integrate(const std::function<bool(Vec3)>& inside, Vec3 half, Real density, int n) {
   MassProperties out;
   const Vec3 cell{2 * half.x / n, 2 * half.y / n, 2 * half.z / n};
   const Real dv = cell.x * cell.y * cell.z;
@@ -32,8 +31,7 @@ void expect_close(const MassProperties& a, const MassProperties& b, Real rel) {
   const Real scale = trace(b.affine_inertia);
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c)
-      EXPECT_NEAR(a.affine_inertia.m[r][c], b.affine_inertia.m[r][c], rel * scale)
-          << r << "," << c;
+      EXPECT_NEAR(a.affine_inertia.m[r][c], b.affine_inertia.m[r][c], rel * scale) << r << "," << c;
 }
 
 // A 120^3 grid resolves curved boundaries to ~1 cell; the volume error of the

@@ -124,8 +124,8 @@ TEST(Polar, WarmStartAgreesWithColdStartForAnyGuess) {
       if (gap < 1e-3 * a.norm()) continue;
       // A good guess (the answer turned by ~0.05 rad) and an arbitrary one.
       const Quat exact = rotation_closest_to(from_eigen(a));
-      const Quat near = normalized(Quat{exact.w, exact.x + 0.02 * n(rng), exact.y + 0.02 * n(rng),
-                                        exact.z + 0.02 * n(rng)});
+      const Quat near = normalized(
+          Quat{exact.w, exact.x + 0.02 * n(rng), exact.y + 0.02 * n(rng), exact.z + 0.02 * n(rng)});
       const Quat far = normalized(Quat{n(rng), n(rng), n(rng), n(rng)});
       for (Quat guess : {near, far}) {
         const Eigen::Matrix3d r = to_eigen(to_matrix(rotation_closest_to(from_eigen(a), guess)));

@@ -91,7 +91,7 @@ TEST(SceneParse, ValidSceneFillsEveryField) {
   EXPECT_EQ(s.joints[0].stiffness, 100.0);
   EXPECT_EQ(s.joints[0].json_path, "/joints/0");  // build_world's messages point here
   EXPECT_EQ(s.joints[1].type, JointType::Hinge);
-  EXPECT_EQ(s.joints[1].axis.z, 1.0);  // [0,0,3] normalised exactly
+  EXPECT_EQ(s.joints[1].axis.z, 1.0);     // [0,0,3] normalised exactly
   EXPECT_EQ(s.joints[1].stiffness, 0.0);  // default: a hard constraint
   EXPECT_EQ(s.joints[2].type, JointType::Slider);
   EXPECT_EQ(s.joints[2].body_b, "3");
@@ -126,7 +126,8 @@ TEST(SceneParse, DefaultsAreFilledIn) {
 
 TEST(SceneParse, OrientationIsNormalised) {
   const Scene s = parse_scene(
-      one_body(R"({"shape": {"type": "sphere", "radius": 1}, "orientation": [1, 1, 0, 0]})"), kFile);
+      one_body(R"({"shape": {"type": "sphere", "radius": 1}, "orientation": [1, 1, 0, 0]})"),
+      kFile);
   const Quat q = s.bodies[0].orientation;
   // [1,1,0,0]/sqrt(2): two roundings (sqrt, divide) are within 2 ulp of 1/sqrt(2).
   EXPECT_NEAR(q.w, std::sqrt(0.5), 4e-16);
@@ -143,14 +144,14 @@ TEST(SceneParse, TinyComponentsStillNormalise) {
 }
 
 struct BadCase {
-  const char* what;     // the kind of error
-  std::string text;     // the whole file
-  const char* path;     // the JSON Pointer the message must name
+  const char* what;  // the kind of error
+  std::string text;  // the whole file
+  const char* path;  // the JSON Pointer the message must name
 };
 
 const std::string kBox = R"("shape": {"type": "box", "size": [1, 1, 1]})";
-const std::string kTwoBodies = R"("bodies": [{"name": "a", )" + kBox + R"(}, {"name": "b", )" +
-                               kBox + "}]";
+const std::string kTwoBodies =
+    R"("bodies": [{"name": "a", )" + kBox + R"(}, {"name": "b", )" + kBox + "}]";
 std::string joint(const std::string& j) { return "{" + kTwoBodies + R"(, "joints": [)" + j + "]}"; }
 
 std::vector<BadCase> bad_cases() {
@@ -159,7 +160,8 @@ std::vector<BadCase> bad_cases() {
       {"unknown settings key", R"({"settings": {"dt": 0.1, "substeps": 2}, "bodies": []})",
        "/settings/substeps"},
       {"unknown body key", one_body("{" + kBox + R"(, "colour": "red"})"), "/bodies/0/colour"},
-      {"key of another shape", one_body(R"({"shape": {"type": "box", "size": [1,1,1], "radius": 1}})"),
+      {"key of another shape",
+       one_body(R"({"shape": {"type": "box", "size": [1,1,1], "radius": 1}})"),
        "/bodies/0/shape/radius"},
       {"'/' in a key is escaped", one_body("{" + kBox + R"(, "a/b": 1})"), "/bodies/0/a~1b"},
       {"missing bodies", R"({"settings": {}})", "/bodies"},
@@ -183,13 +185,15 @@ std::vector<BadCase> bad_cases() {
        "/bodies/0/position/1"},
       {"-1e999 as dt", R"({"settings": {"dt": -1e999}, "bodies": []})", "/settings/dt"},
       {"zero dt", R"({"settings": {"dt": 0}, "bodies": []})", "/settings/dt"},
-      {"zero iterations", R"({"settings": {"iterations": 0}, "bodies": []})", "/settings/iterations"},
+      {"zero iterations", R"({"settings": {"iterations": 0}, "bodies": []})",
+       "/settings/iterations"},
       {"zero steps", R"({"settings": {"steps": 0}, "bodies": []})", "/settings/steps"},
       {"negative size", one_body(R"({"shape": {"type": "box", "size": [1, -2, 1]}})"),
        "/bodies/0/shape/size/1"},
       {"zero radius", one_body(R"({"shape": {"type": "sphere", "radius": 0}})"),
        "/bodies/0/shape/radius"},
-      {"negative half_height", one_body(R"({"shape": {"type": "capsule", "radius": 1, "half_height": -1}})"),
+      {"negative half_height",
+       one_body(R"({"shape": {"type": "capsule", "radius": 1, "half_height": -1}})"),
        "/bodies/0/shape/half_height"},
       {"negative mass", one_body("{" + kBox + R"(, "mass": -1})"), "/bodies/0/mass"},
       {"zero mass", one_body("{" + kBox + R"(, "mass": 0})"), "/bodies/0/mass"},
@@ -202,9 +206,11 @@ std::vector<BadCase> bad_cases() {
       {"unknown shape type", one_body(R"({"shape": {"type": "cone"}})"), "/bodies/0/shape/type"},
       {"plane on a dynamic body", one_body(R"({"shape": {"type": "plane"}})"),
        "/bodies/0/shape/type"},
-      {"zero plane normal", one_body(R"({"static": true, "shape": {"type": "plane", "normal": [0,0,0]}})"),
+      {"zero plane normal",
+       one_body(R"({"static": true, "shape": {"type": "plane", "normal": [0,0,0]}})"),
        "/bodies/0/shape/normal"},
-      {"duplicate name", R"({"bodies": [{"name": "a", )" + kBox + R"(}, {"name": "a", )" + kBox + "}]}",
+      {"duplicate name",
+       R"({"bodies": [{"name": "a", )" + kBox + R"(}, {"name": "a", )" + kBox + "}]}",
        "/bodies/1/name"},
       {"duplicate default name", R"({"bodies": [{"name": "1", )" + kBox + "}, {" + kBox + "}]}",
        "/bodies/1"},
@@ -323,8 +329,7 @@ TEST(SceneBuild, WorldApiErrorsArePrefixedWithFileAndPath) {
 
 TEST(SceneBuild, EveryDemoSceneLoadsAndBuilds) {
   // The shipped scenes are part of the interface (README, CLI tests): they must stay valid.
-  for (const char* name :
-       {"pendulum", "spring_pair", "chain", "spinning_top", "demo"}) {
+  for (const char* name : {"pendulum", "spring_pair", "chain", "spinning_top", "demo"}) {
     SCOPED_TRACE(name);
     const Scene s = load_scene(std::string(PABD_SOURCE_DIR) + "/scenes/" + name + ".json");
     const World world = build_world(s, s.settings);

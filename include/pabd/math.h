@@ -108,10 +108,9 @@ PABD_HD Real determinant(const Mat3& a) {
 PABD_HD Real trace(const Mat3& a) { return a.m[0][0] + a.m[1][1] + a.m[2][2]; }
 
 PABD_HD Quat operator*(Quat a, Quat b) {
-  return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-          a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-          a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-          a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+  return {
+      a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+      a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
 }
 PABD_HD Quat conjugate(Quat q) { return {q.w, -q.x, -q.y, -q.z}; }
 PABD_HD Quat normalized(Quat q) {

@@ -36,11 +36,11 @@ struct JointDesc {
 
 /// A parsed, validated scene.
 struct Scene {
-  std::string file;              ///< path it was loaded from
-  WorldDef settings;             ///< dt, iterations, gravity (defaults filled in)
-  std::optional<long> steps;     ///< settings.steps if the file gives one
-  std::vector<BodyDef> bodies;   ///< in file order
-  std::vector<JointDesc> joints; ///< in file order
+  std::string file;               ///< path it was loaded from
+  WorldDef settings;              ///< dt, iterations, gravity (defaults filled in)
+  std::optional<long> steps;      ///< settings.steps if the file gives one
+  std::vector<BodyDef> bodies;    ///< in file order
+  std::vector<JointDesc> joints;  ///< in file order
 };
 
 /// Reads and validates a scene file; throws SceneError on any problem.

@@ -54,9 +54,9 @@ struct ShapeDef {
   ShapeType type = ShapeType::Box;  ///< which shape
   Vec3 size{1, 1, 1};               ///< box: full edge lengths [m]
   Real radius = 0.5;                ///< sphere, capsule: radius [m]
-  Real half_height = 0.5;  ///< capsule: half length of the core segment along local Y [m]
-  Vec3 normal{0, 1, 0};    ///< plane: unit normal (static bodies only)
-  Real offset = 0;         ///< plane: n . x = offset [m]
+  Real half_height = 0.5;           ///< capsule: half length of the core segment along local Y [m]
+  Vec3 normal{0, 1, 0};             ///< plane: unit normal (static bodies only)
+  Real offset = 0;                  ///< plane: n . x = offset [m]
 };
 
 /// Box with full edge lengths `size` [m].
@@ -65,7 +65,7 @@ ShapeDef box_shape(Vec3 size);
 ShapeDef sphere_shape(Real radius);
 /// Capsule of radius r [m] around a segment of half length hh [m] along local Y.
 ShapeDef capsule_shape(Real radius, Real half_height);
-/// Plane n . x = offset (n need not be unit; it is normalised).
+/// Plane n . x = offset (n need not be unit; add_body normalises n and offset).
 ShapeDef plane_shape(Vec3 normal, Real offset);
 
 /// Everything needed to create a body. Fill with default_body_def().
@@ -91,8 +91,8 @@ using ParallelFor = std::function<void(int count, const std::function<void(int, 
 
 /// Solver choices.
 enum class PredictionMode {
-  Exact,     ///< exponential map for prediction, logarithm for angular velocity (default)
-  FirstOrder ///< the paper's Algorithm 1: Q + h/2 [w,0] Q, and W = dA A^-1 / h
+  Exact,      ///< exponential map for prediction, logarithm for angular velocity (default)
+  FirstOrder  ///< the paper's Algorithm 1: Q + h/2 [w,0] Q, and W = dA A^-1 / h
 };
 
 /// How the global and local steps meet (see docs/architecture.md).
@@ -103,18 +103,18 @@ enum class LocalStep {
 
 /// World settings. Fill with default_world_def().
 struct WorldDef {
-  Real dt = 1.0 / 60.0;           ///< time step h [s]
-  int iterations = 20;            ///< global/local iterations per step
-  Vec3 gravity{0, -9.81, 0};      ///< [m/s^2]
-  int threads = 0;                ///< OpenMP threads; 0 = OpenMP's default
+  Real dt = 1.0 / 60.0;                               ///< time step h [s]
+  int iterations = 20;                                ///< global/local iterations per step
+  Vec3 gravity{0, -9.81, 0};                          ///< [m/s^2]
+  int threads = 0;                                    ///< OpenMP threads; 0 = OpenMP's default
   PredictionMode prediction = PredictionMode::Exact;  ///< rotation prediction/recovery
   LocalStep local_step = LocalStep::Rigid;            ///< global/local coupling
-  Real hard_stiffness_start = 1e4;  ///< AL: start penalty kappa_start [N/m]
-  Real hard_stiffness_growth = 1e4; ///< AL: beta, kappa += beta |C| per iteration [N/m^2]
-  Real hard_lambda_decay = 0.99;    ///< AL: alpha, warm-start factor for lambda
-  Real hard_stiffness_decay = 0.999;///< AL: gamma, warm-start factor for kappa and lambda
-  Real hard_stiffness_max = 1e12;   ///< AL: cap on kappa [N/m] (keeps H well conditioned)
-  ParallelFor parallel_for;       ///< optional user task system; empty = OpenMP
+  Real hard_stiffness_start = 1e4;                    ///< AL: start penalty kappa_start [N/m]
+  Real hard_stiffness_growth = 1e4;   ///< AL: beta, kappa += beta |C| per iteration [N/m^2]
+  Real hard_lambda_decay = 0.99;      ///< AL: alpha, warm-start factor for lambda
+  Real hard_stiffness_decay = 0.999;  ///< AL: gamma, warm-start factor for kappa and lambda
+  Real hard_stiffness_max = 1e12;     ///< AL: cap on kappa [N/m] (keeps H well conditioned)
+  ParallelFor parallel_for;           ///< optional user task system; empty = OpenMP
 };
 
 /// A world definition with every field at its documented default.
@@ -124,10 +124,10 @@ WorldDef default_world_def();
 struct SpringDef {
   BodyId body_a = world_frame();  ///< first end's body, or world_frame()
   BodyId body_b = world_frame();  ///< second end's body, or world_frame()
-  Vec3 anchor_a{0, 0, 0};  ///< first end, world frame at the current pose [m]
-  Vec3 anchor_b{0, 0, 0};  ///< second end, world frame at the current pose [m]
-  Real rest_length = 0;    ///< [m], >= 0
-  Real stiffness = 1000;   ///< [N/m], > 0
+  Vec3 anchor_a{0, 0, 0};         ///< first end, world frame at the current pose [m]
+  Vec3 anchor_b{0, 0, 0};         ///< second end, world frame at the current pose [m]
+  Real rest_length = 0;           ///< [m], >= 0
+  Real stiffness = 1000;          ///< [N/m], > 0
 };
 
 /// Ball-and-socket joint: one point of each body kept coincident.
@@ -135,7 +135,7 @@ struct SphericalJointDef {
   BodyId body_a = world_frame();  ///< first body, or world_frame()
   BodyId body_b = world_frame();  ///< second body, or world_frame()
   Vec3 anchor{0, 0, 0};           ///< joint point, world frame at the current pose [m]
-  Real stiffness = 0;  ///< [N/m]; 0 = hard constraint (augmented Lagrangian)
+  Real stiffness = 0;             ///< [N/m]; 0 = hard constraint (augmented Lagrangian)
 };
 
 /// State of one body.
@@ -159,9 +159,9 @@ struct StageTimings {
 
 /// Outcome of one step.
 struct StepResult {
-  bool ok = true;            ///< false when some body's state became non-finite
-  std::int64_t step = 0;     ///< 1-based index of the step just taken
-  int bad_body = -1;         ///< index of the first non-finite body, or -1
+  bool ok = true;         ///< false when some body's state became non-finite
+  std::int64_t step = 0;  ///< 1-based index of the step just taken
+  int bad_body = -1;      ///< index of the first non-finite body, or -1
 };
 
 /// Optional per-iteration observer, used to measure convergence: called with -1

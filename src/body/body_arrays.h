@@ -18,8 +18,8 @@ struct BodyArrays {
   int count = 0;  ///< number of bodies (static ones included)
 
   // Model.
-  const Real* mass = nullptr;            ///< [kg]; 0 for static bodies
-  const Mat3* affine_inertia = nullptr;  ///< Pi, body frame [kg m^2]
+  const Real* mass = nullptr;               ///< [kg]; 0 for static bodies
+  const Mat3* affine_inertia = nullptr;     ///< Pi, body frame [kg m^2]
   const std::uint8_t* is_static = nullptr;  ///< 1 = never moves
 
   // State: the current iterate during a step, the end-of-step state after it.

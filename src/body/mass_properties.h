@@ -11,7 +11,7 @@ namespace pabd {
 
 /// Mass [kg] and affine inertia [kg m^2] of a solid shape.
 struct MassProperties {
-  Real mass = 0;  ///< [kg]
+  Real mass = 0;        ///< [kg]
   Mat3 affine_inertia;  ///< Pi = integral rho x x^T dV [kg m^2]
 };
 

@@ -28,10 +28,10 @@ struct BondArrays {
 
   // Model.
   const BondKind* kind = nullptr;
-  const int* end_body = nullptr;    ///< per end: body index, < 0 = world
-  const Vec3* end_local = nullptr;  ///< per end: material point (world point for the world)
-  const Real* stiffness = nullptr;  ///< [N/m]; 0 with `hard` = augmented Lagrangian
-  const Real* rest_length = nullptr;  ///< [m] (springs)
+  const int* end_body = nullptr;       ///< per end: body index, < 0 = world
+  const Vec3* end_local = nullptr;     ///< per end: material point (world point for the world)
+  const Real* stiffness = nullptr;     ///< [N/m]; 0 with `hard` = augmented Lagrangian
+  const Real* rest_length = nullptr;   ///< [m] (springs)
   const std::uint8_t* hard = nullptr;  ///< 1 = hard constraint
 
   // Augmented-Lagrangian state, carried across steps (warm start).
@@ -45,11 +45,11 @@ struct BondArrays {
 
 /// Settings of the augmented Lagrangian (the AVBD update, method-notes.md).
 struct HardBondSettings {
-  Real stiffness_start = 1e4;   ///< kappa_start [N/m]
-  Real stiffness_growth = 1e4;  ///< beta [N/m^2]
-  Real lambda_decay = 0.99;     ///< alpha
-  Real stiffness_decay = 0.999; ///< gamma
-  Real stiffness_max = 1e12;    ///< cap on kappa [N/m]
+  Real stiffness_start = 1e4;    ///< kappa_start [N/m]
+  Real stiffness_growth = 1e4;   ///< beta [N/m^2]
+  Real lambda_decay = 0.99;      ///< alpha
+  Real stiffness_decay = 0.999;  ///< gamma
+  Real stiffness_max = 1e12;     ///< cap on kappa [N/m]
 };
 
 }  // namespace pabd

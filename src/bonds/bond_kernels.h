@@ -10,6 +10,11 @@
 
 namespace pabd {
 
+/// 1/m of a bond end's body; 0 for the world and static bodies (they never move).
+PABD_HD Real inverse_mass(const BodyArrays& bodies, int body) {
+  return (body < 0 || bodies.is_static[body]) ? Real(0) : Real(1) / bodies.mass[body];
+}
+
 /// Evaluates bond i at the current iterate and stores its ends' weights and pulls.
 PABD_HD void bond_weights_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
                                  Real h2) {
@@ -22,8 +27,15 @@ PABD_HD void bond_weights_kernel(const BodyArrays& bodies, const BondArrays& bon
       out = spring_weights(ya, yb, bonds.stiffness[i], bonds.rest_length[i], h2);
       break;
     case BondKind::Point:
-      out = bonds.hard[i] ? point_weights(ya, yb, bonds.penalty[i], bonds.lambda[i], h2)
-                          : point_weights(ya, yb, bonds.stiffness[i], Vec3{}, h2);
+      if (bonds.hard[i]) {
+        const Real inv_a = inverse_mass(bodies, bonds.end_body[ea]);
+        const Real inv_b = inverse_mass(bodies, bonds.end_body[eb]);
+        const Real share_a = inv_a / (inv_a + inv_b);
+        out = hard_point_weights(ya, yb, bonds.penalty[i], bonds.lambda[i], share_a,
+                                 Real(1) - share_a, h2);
+      } else {
+        out = point_weights(ya, yb, bonds.stiffness[i], h2);
+      }
       break;
   }
   bonds.end_weight[ea] = out.weight_a;
@@ -40,16 +52,30 @@ PABD_HD void bond_warm_start_kernel(const BondArrays& bonds, int i, const HardBo
   bonds.lambda[i] = (s.lambda_decay * s.stiffness_decay) * bonds.lambda[i];
 }
 
+/// Largest multiplier step per unit violation, m_eff / h^2 with
+/// m_eff = 1 / (1/m_a + 1/m_b): the force that would close the gap within one
+/// step if the two bodies alone took it up. The plain AVBD update uses kappa,
+/// which assumes the primal problem is solved; one Jacobi sweep is far from
+/// that when masses differ, and kappa >> m_eff / h^2 then overshoots from
+/// iteration to iteration until it diverges (a 19-link chain ending in a
+/// 1000x heavier link blew up within 60 steps).
+PABD_HD Real dual_step_bound(const BodyArrays& bodies, const BondArrays& bonds, int i, Real h2) {
+  const Real inv =
+      inverse_mass(bodies, bonds.end_body[2 * i]) + inverse_mass(bodies, bonds.end_body[2 * i + 1]);
+  return Real(1) / (h2 * inv);
+}
+
 /// After an iteration: the augmented-Lagrangian update of a hard bond.
 PABD_HD void bond_dual_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
-                              const HardBondSettings& s) {
+                              const HardBondSettings& s, Real h2) {
   if (!bonds.hard[i]) return;
   const int ea = 2 * i, eb = 2 * i + 1;
   const Vec3 ya = world_point(bodies, bonds.end_body[ea], bonds.end_local[ea]);
   const Vec3 yb = world_point(bodies, bonds.end_body[eb], bonds.end_local[eb]);
   switch (bonds.kind[i]) {
     case BondKind::Point:
-      point_dual_update(ya, yb, s, bonds.penalty[i], bonds.lambda[i]);
+      point_dual_update(ya, yb, s, dual_step_bound(bodies, bonds, i, h2), bonds.penalty[i],
+                        bonds.lambda[i]);
       break;
     case BondKind::Spring:
       break;

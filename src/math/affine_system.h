@@ -31,11 +31,11 @@ namespace pabd {
 
 /// The 13 numbers of H plus the right-hand side, accumulated per body.
 struct AffineSystem {
-  Real a = 0;     ///< m + sum of weights
-  Vec3 b;         ///< sum of w x
-  Mat3 D;         ///< Pi + sum of w x x^T (symmetric)
-  Vec3 rhs_c;     ///< right-hand side of the translation rows
-  Mat3 rhs_A;     ///< right-hand side of the affine rows (row r for a_r)
+  Real a = 0;  ///< m + sum of weights
+  Vec3 b;      ///< sum of w x
+  Mat3 D;      ///< Pi + sum of w x x^T (symmetric)
+  Vec3 rhs_c;  ///< right-hand side of the translation rows
+  Mat3 rhs_A;  ///< right-hand side of the affine rows (row r for a_r)
 };
 
 /// Starts a system from the inertial term M (q - s) = 0: H = M, rhs = M s.

@@ -15,8 +15,7 @@ PABD_HD Quat quat_exp(Vec3 v) {
   const Real angle = length(v);
   const Real half = Real(0.5) * angle;
   // sin(half)/angle, with its Taylor series near 0 so tiny rotations stay exact.
-  const Real k = angle > Real(1e-8) ? std::sin(half) / angle
-                                    : Real(0.5) - angle * angle / Real(48);
+  const Real k = angle > Real(1e-8) ? std::sin(half) / angle : Real(0.5) - angle * angle / Real(48);
   return {std::cos(half), k * v.x, k * v.y, k * v.z};
 }
 
@@ -48,8 +47,8 @@ PABD_HD Quat quat_from_matrix(const Mat3& r) {
          (r.m[1][2] + r.m[2][1]) / s};
   } else {
     const Real s = std::sqrt(Real(1) + r.m[2][2] - r.m[0][0] - r.m[1][1]) * Real(2);
-    q = {(r.m[1][0] - r.m[0][1]) / s, (r.m[0][2] + r.m[2][0]) / s,
-         (r.m[1][2] + r.m[2][1]) / s, Real(0.25) * s};
+    q = {(r.m[1][0] - r.m[0][1]) / s, (r.m[0][2] + r.m[2][0]) / s, (r.m[1][2] + r.m[2][1]) / s,
+         Real(0.25) * s};
   }
   return normalized(q);
 }

@@ -11,8 +11,8 @@ namespace pabd {
 
 /// Inputs shared by every body in a step.
 struct StepConstants {
-  Real h = 0;              ///< time step [s]
-  Vec3 gravity;            ///< [m/s^2]
+  Real h = 0;                  ///< time step [s]
+  Vec3 gravity;                ///< [m/s^2]
   bool exact_rotation = true;  ///< exp/log maps (true) or the paper's first order (false)
   bool rigid_local = true;     ///< LocalStep::Rigid (true) or LocalStep::Paper (false)
 };
@@ -120,10 +120,10 @@ PABD_HD Real inertial_energy_kernel(const BodyArrays& b, int i, Real h) {
 PABD_HD bool body_state_finite(const BodyArrays& b, int i) {
   const Vec3 vs[3] = {b.position[i], b.velocity[i], b.angular_velocity[i]};
   bool ok = true;
-  for (const Vec3& v : vs) ok = ok && std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+  for (const Vec3& v : vs)
+    ok = ok && std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
   const Quat q = b.orientation[i];
-  return ok && std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) &&
-         std::isfinite(q.z);
+  return ok && std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
 }
 
 }  // namespace pabd

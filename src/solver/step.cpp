@@ -39,8 +39,7 @@ StepResult WorldImpl::step() {
   const BodyArrays bodies = body_arrays();
   const BondArrays bonds = bond_arrays();
   const HardBondSettings hard = hard_settings();
-  const StepConstants k{settings.dt, settings.gravity,
-                        settings.prediction == PredictionMode::Exact,
+  const StepConstants k{settings.dt, settings.gravity, settings.prediction == PredictionMode::Exact,
                         settings.local_step == LocalStep::Rigid};
   const Real h2 = settings.dt * settings.dt;
   const ParallelFor& pf = settings.parallel_for;
@@ -66,7 +65,7 @@ StepResult WorldImpl::step() {
     t.solve_ms += ms_since(t0);
 
     t0 = Clock::now();
-    parallel_for(pf, threads, nc, [&](int i) { bond_dual_kernel(bodies, bonds, i, hard); });
+    parallel_for(pf, threads, nc, [&](int i) { bond_dual_kernel(bodies, bonds, i, hard, h2); });
     t.dual_ms += ms_since(t0);
 
     if (observer) observer(it);

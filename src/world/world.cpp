@@ -89,8 +89,8 @@ BondArrays WorldImpl::bond_arrays() {
 }
 
 HardBondSettings WorldImpl::hard_settings() const {
-  return {settings.hard_stiffness_start, settings.hard_stiffness_growth,
-          settings.hard_lambda_decay, settings.hard_stiffness_decay, settings.hard_stiffness_max};
+  return {settings.hard_stiffness_start, settings.hard_stiffness_growth, settings.hard_lambda_decay,
+          settings.hard_stiffness_decay, settings.hard_stiffness_max};
 }
 
 Vec3 WorldImpl::to_local(int body, Vec3 p) const {
@@ -216,6 +216,9 @@ JointId World::add_spherical_joint(const SphericalJointDef& def) {
   if (!std::isfinite(def.stiffness) || def.stiffness < 0)
     throw Error("spherical joint: stiffness: expected a finite number >= 0 (0 = hard)");
   const bool hard = def.stiffness == 0;
+  const bool a_moves = a >= 0 && !w.is_static[a], b_moves = b >= 0 && !w.is_static[b];
+  if (!a_moves && !b_moves)
+    throw Error("spherical joint: expected at least one dynamic body, both ends are fixed");
   const int bond = w.add_bond(BondKind::Point, a, w.to_local(a, def.anchor), b,
                               w.to_local(b, def.anchor), def.stiffness, 0, hard);
   return add_joint(w, bond, 1);

@@ -100,8 +100,7 @@ void validate_body_def(const BodyDef& d) {
   require(finite(d.velocity), who + "velocity: expected finite numbers");
   require(finite(d.angular_velocity), who + "angular_velocity: expected finite numbers");
   require(std::isfinite(d.mass) && d.mass >= 0, who + "mass: expected a finite number > 0");
-  require(std::isfinite(d.density) && d.density > 0,
-          who + "density: expected a finite number > 0");
+  require(std::isfinite(d.density) && d.density > 0, who + "density: expected a finite number > 0");
   require(std::isfinite(d.friction) && d.friction >= 0,
           who + "friction: expected a finite number >= 0");
 }

@@ -79,8 +79,8 @@ class WorldImpl {
   HardBondSettings hard_settings() const;
 
   /// Appends one bond between material points (body < 0: world point).
-  int add_bond(BondKind kind, int body_a, Vec3 local_a, int body_b, Vec3 local_b,
-               Real stiffness, Real rest_length, bool hard);
+  int add_bond(BondKind kind, int body_a, Vec3 local_a, int body_b, Vec3 local_b, Real stiffness,
+               Real rest_length, bool hard);
   /// Material point of body `body` at world point p (p itself for the world).
   Vec3 to_local(int body, Vec3 p) const;
 

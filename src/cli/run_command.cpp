@@ -1,0 +1,376 @@
+// `pabd run SCENE.json`: load, build, step, and report (docs/scene-format.md).
+//
+// Order matters for the exit-status contract: flags are checked, the scene is
+// loaded and the output files are opened before the World is built, and the
+// World is built before the first step, so every input problem ends the run
+// (status 2, or 1 for an unwritable output) before anything is simulated.
+
+#include "cli/run_command.h"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "pabd/scene.h"
+
+namespace pabd::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;  // monotonic, as the contract asks
+
+/// Default step count when neither --steps nor settings.steps is given.
+constexpr long long kDefaultSteps = 300;
+
+/// Command-line values; the Option pointers tell whether a flag was given.
+struct RunArgs {
+  std::string scene_path;
+  long long steps = 0;
+  double dt = 0;
+  long long iterations = 0;
+  long long threads = 0;
+  std::string states_path;
+  long long every = 1;
+  std::string stats_path;
+  bool quiet = false;
+  CLI::Option* steps_opt = nullptr;
+  CLI::Option* dt_opt = nullptr;
+  CLI::Option* iterations_opt = nullptr;
+  CLI::Option* threads_opt = nullptr;
+};
+
+/// Thrown for a problem that ends the run; carries the one-line message and status.
+struct RunFailure {
+  int status;
+  std::string message;
+};
+
+/// Shortest text that reads back as the same double (std::to_chars round trip).
+std::string format_number(double x) {
+  char buf[64];
+  const auto result = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, result.ptr);
+}
+
+/// A body name as a CSV field (RFC 4180 quoting when it holds , " or a line break).
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+/// The value the user typed for an option (for messages).
+std::string typed(const CLI::Option* opt) {
+  return opt->results().empty() ? std::string() : opt->results().back();
+}
+
+// ---------------------------------------------------------------------------
+// Flags.
+
+void check_flags(const RunArgs& a, const CLI::App& cmd) {
+  const auto bad = [](const std::string& flag, const std::string& what, const std::string& got) {
+    throw RunFailure{kExitBadInput, "pabd run: " + flag + ": expected " + what + ", got " + got};
+  };
+  if (a.steps_opt->count() > 0 && a.steps < 1)
+    bad("--steps", "an integer >= 1", typed(a.steps_opt));
+  if (a.dt_opt->count() > 0 && !(std::isfinite(a.dt) && a.dt > 0))
+    bad("--dt", "a positive finite number of seconds", typed(a.dt_opt));
+  if (a.iterations_opt->count() > 0 && (a.iterations < 1 || a.iterations > 1'000'000'000))
+    bad("--iterations", "an integer from 1 to 1000000000", typed(a.iterations_opt));
+  if (a.threads_opt->count() > 0 && (a.threads < 0 || a.threads > 1'000'000))
+    bad("--threads", "an integer >= 0 (0 = OpenMP's default)", typed(a.threads_opt));
+  const CLI::Option* every = cmd.get_option("--every");
+  if (every->count() > 0 && a.every < 1) bad("--every", "an integer >= 1", typed(every));
+  if (a.states_path.empty() && cmd.get_option("--states")->count() > 0)
+    bad("--states", "a file name", "an empty string");
+  if (a.stats_path.empty() && cmd.get_option("--stats")->count() > 0)
+    bad("--stats", "a file name", "an empty string");
+}
+
+/// Opens an output file now, so an unwritable path fails before any simulation.
+std::unique_ptr<std::ofstream> open_output(const std::string& path) {
+  if (path.empty()) return nullptr;
+  auto out = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
+  if (!*out)
+    throw RunFailure{kExitFailure, "pabd run: " + path + ": cannot open for writing (" +
+                                       std::strerror(errno) + ")"};
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Progress on stderr: a carriage-return line on a terminal; elsewhere (logs,
+// pipes) a plain line per quarter, and only for runs long enough to need one.
+
+class Progress {
+ public:
+  Progress(long long total, bool quiet)
+      : total_(total), enabled_(!quiet), tty_(isatty(fileno(stderr)) != 0) {}
+
+  void update(long long step) {
+    if (!enabled_) return;
+    const double elapsed = seconds_since(start_);
+    if (tty_) {
+      if (step != total_ && seconds_since(last_) < 0.1) return;
+      last_ = Clock::now();
+      std::fprintf(stderr, "\rpabd run: step %lld/%lld (%3d%%) %.1f s", step, total_, percent(step),
+                   elapsed);
+      drawn_ = true;
+    } else if (elapsed >= 2.0 && step * 4 >= (quarter_ + 1) * total_ && quarter_ < 3) {
+      while (step * 4 >= (quarter_ + 1) * total_ && quarter_ < 3) ++quarter_;
+      std::fprintf(stderr, "pabd run: step %lld/%lld (%d%%) %.1f s\n", step, total_, percent(step),
+                   elapsed);
+    }
+    std::fflush(stderr);
+  }
+
+  /// Ends the carriage-return line so the next message starts on its own line.
+  void finish() {
+    if (drawn_) std::fputc('\n', stderr);
+    drawn_ = false;
+  }
+
+ private:
+  static double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  }
+  int percent(long long step) const {
+    return static_cast<int>(100.0 * static_cast<double>(step) / static_cast<double>(total_));
+  }
+
+  long long total_;
+  bool enabled_;
+  bool tty_;
+  bool drawn_ = false;
+  int quarter_ = 0;  // plain mode: quarters already reported
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point last_ = start_;
+};
+
+// ---------------------------------------------------------------------------
+// Timing statistics.
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + mid, v.end());
+  if (v.size() % 2 == 1) return v[mid];
+  const double upper = v[mid];
+  return 0.5 * (*std::max_element(v.begin(), v.begin() + mid) + upper);
+}
+
+/// Per-step samples of the wall time and of each of World::last_timings()' stages.
+struct Samples {
+  std::vector<double> step_ms, detect, predict, bonds, solve, dual, velocities, total, solver;
+
+  void add(double wall_ms, const StageTimings& t) {
+    step_ms.push_back(wall_ms);
+    detect.push_back(t.detect_ms);
+    predict.push_back(t.predict_ms);
+    bonds.push_back(t.bonds_ms);
+    solve.push_back(t.solve_ms);
+    dual.push_back(t.dual_ms);
+    velocities.push_back(t.velocities_ms);
+    total.push_back(t.total_ms);
+    // Everything but collision detection: the paper's t_solve.
+    solver.push_back(t.predict_ms + t.bonds_ms + t.solve_ms + t.dual_ms + t.velocities_ms);
+  }
+
+  /// (name, samples) in the order of the step's stages.
+  std::vector<std::pair<const char*, const std::vector<double>*>> stages() const {
+    return {{"detect", &detect}, {"predict", &predict},       {"bonds", &bonds}, {"solve", &solve},
+            {"dual", &dual},     {"velocities", &velocities}, {"total", &total}};
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Outputs.
+
+/// Appends one CSV row per non-static body at the world's current step.
+void write_states(std::ostream& out, const World& world, const std::vector<BodyId>& moving) {
+  std::string line;
+  const std::string step = std::to_string(world.step_count());
+  const std::string time = format_number(world.time());
+  for (const BodyId id : moving) {
+    const BodyState s = world.body_state(id);
+    // Appends only: GCC 12 warns (-Wrestrict, a false positive) on "," + std::string at -O2.
+    line.assign(step).append(",").append(time).append(",").append(csv_field(world.body_name(id)));
+    for (const double x :
+         {s.position.x, s.position.y, s.position.z, s.orientation.w, s.orientation.x,
+          s.orientation.y, s.orientation.z, s.velocity.x, s.velocity.y, s.velocity.z,
+          s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z})
+      line.append(",").append(format_number(x));
+    line += '\n';
+    out << line;
+  }
+}
+
+struct RunInfo {
+  std::string scene;
+  int bodies = 0, moving = 0, joints = 0, iterations = 0, threads = 0;
+  long long steps = 0;
+  double dt = 0;
+};
+
+nlohmann::json stats_json(const RunInfo& info, const Samples& samples) {
+  nlohmann::json stages = nlohmann::json::object();
+  for (const auto& [name, values] : samples.stages())
+    stages[std::string(name) + "_ms"] = median(*values);
+  const auto& ms = samples.step_ms;
+  return {{"scene", info.scene},
+          {"bodies", info.bodies},
+          {"dynamic_bodies", info.moving},
+          {"joints", info.joints},
+          {"steps", info.steps},
+          {"iterations", info.iterations},
+          {"threads", info.threads},
+          {"dt", info.dt},
+          {"ms_per_step",
+           {{"median", median(ms)},
+            {"min", ms.empty() ? 0 : *std::min_element(ms.begin(), ms.end())},
+            {"max", ms.empty() ? 0 : *std::max_element(ms.begin(), ms.end())}}},
+          {"collision_ms", median(samples.detect)},
+          {"solve_ms", median(samples.solver)},
+          {"stages", stages}};
+}
+
+void print_summary(const RunInfo& info, const Samples& samples) {
+  const auto& ms = samples.step_ms;
+  std::printf("pabd run %s\n", info.scene.c_str());
+  std::printf("  bodies      %d (%d moving)\n", info.bodies, info.moving);
+  std::printf("  joints      %d\n", info.joints);
+  std::printf("  steps       %lld of %s s, %d iterations, %d threads\n", info.steps,
+              format_number(info.dt).c_str(), info.iterations, info.threads);
+  std::printf("  ms/step     median %.4f  min %.4f  max %.4f\n", median(ms),
+              *std::min_element(ms.begin(), ms.end()), *std::max_element(ms.begin(), ms.end()));
+  std::printf("  stage         median ms\n");
+  for (const auto& [name, values] : samples.stages())
+    std::printf("    %-10s  %10.4f\n", name, median(*values));
+}
+
+// ---------------------------------------------------------------------------
+// The command.
+
+int run(const RunArgs& args, const CLI::App& cmd) {
+  check_flags(args, cmd);
+
+  const Scene scene = load_scene(args.scene_path);  // SceneError -> status 2
+  WorldDef settings = scene.settings;
+  if (args.dt_opt->count() > 0) settings.dt = args.dt;
+  if (args.iterations_opt->count() > 0) settings.iterations = static_cast<int>(args.iterations);
+  if (args.threads_opt->count() > 0) settings.threads = static_cast<int>(args.threads);
+  const long long steps =
+      args.steps_opt->count() > 0 ? args.steps : scene.steps.value_or(kDefaultSteps);
+
+  auto states = open_output(args.states_path);
+  auto stats = open_output(args.stats_path);
+
+  World world = build_world(scene, settings);  // SceneError -> status 2
+
+  RunInfo info;
+  info.scene = args.scene_path;
+  info.bodies = world.body_count();
+  info.joints = world.joint_count();
+  info.steps = steps;
+  info.dt = settings.dt;
+  info.iterations = settings.iterations;
+  info.threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
+  std::vector<BodyId> moving;
+  for (int i = 0; i < world.body_count(); ++i)
+    if (!world.is_static(world.body_at(i))) moving.push_back(world.body_at(i));
+  info.moving = static_cast<int>(moving.size());
+
+  if (states) {
+    *states << "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
+    write_states(*states, world, moving);
+  }
+
+  Samples samples;
+  Progress progress(steps, args.quiet);
+  for (long long s = 1; s <= steps; ++s) {
+    const Clock::time_point t0 = Clock::now();
+    const StepResult result = world.step();
+    const double wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (!result.ok) {
+      progress.finish();
+      if (states) states->flush();  // keep the rows up to the failure for inspection
+      const std::string body =
+          result.bad_body >= 0 && result.bad_body < world.body_count()
+              ? "body '" + world.body_name(world.body_at(result.bad_body)) + "'"
+              : "a body";
+      throw RunFailure{kExitFailure, scene.file + ": step " + std::to_string(result.step) + ": " +
+                                         body + " state became non-finite"};
+    }
+    samples.add(wall_ms, world.last_timings());
+    if (states && s % args.every == 0) write_states(*states, world, moving);
+    progress.update(s);
+  }
+  progress.finish();
+
+  if (states && !states->flush())
+    throw RunFailure{kExitFailure, "pabd run: " + args.states_path + ": write failed"};
+  if (stats && !(*stats << stats_json(info, samples).dump(2) << '\n').flush())
+    throw RunFailure{kExitFailure, "pabd run: " + args.stats_path + ": write failed"};
+  print_summary(info, samples);
+  return kExitOk;
+}
+
+/// Runs the command and turns every way it can end into one stderr line and a status.
+int run_and_report(const RunArgs& args, const CLI::App& cmd) {
+  std::string message;
+  int status = kExitFailure;
+  try {
+    return run(args, cmd);
+  } catch (const RunFailure& f) {
+    message = f.message;
+    status = f.status;
+  } catch (const SceneError& e) {
+    message = e.what();  // already "FILE: PATH: expected ..."
+    status = kExitBadInput;
+  } catch (const Error& e) {
+    // The World API rejected a value while building (or a setting override).
+    message = args.scene_path + ": " + e.what();
+    status = kExitBadInput;
+  } catch (const std::exception& e) {
+    message = "pabd run: " + args.scene_path + ": internal error: " + e.what();
+  }
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  std::fprintf(stderr, "%s\n", message.c_str());
+  return status;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_status) {
+  CLI::App* cmd = app.add_subcommand("run", "Simulate a scene file (JSON) and report timings");
+  auto args = std::make_shared<RunArgs>();
+  cmd->add_option("scene", args->scene_path, "Scene file (JSON, see docs/scene-format.md)")
+      ->required();
+  args->steps_opt = cmd->add_option(
+      "--steps", args->steps, "Number of time steps, >= 1 (default: settings.steps, else 300)");
+  args->dt_opt = cmd->add_option("--dt", args->dt, "Time step [s], > 0 (default: settings.dt)");
+  args->iterations_opt = cmd->add_option("--iterations", args->iterations,
+                                         "Solver iterations per step, >= 1 (default: settings)");
+  args->threads_opt =
+      cmd->add_option("--threads", args->threads, "OpenMP threads, 0 = OpenMP's default");
+  cmd->add_option("--states", args->states_path,
+                  "Write every non-static body's state to this CSV file");
+  cmd->add_option("--every", args->every, "With --states: write every M-th step (default 1)");
+  cmd->add_option("--stats", args->stats_path,
+                  "Write run statistics and timings to this JSON file");
+  cmd->add_flag("--quiet", args->quiet, "No progress line on stderr");
+  cmd->callback([args, cmd, &exit_status] { exit_status = run_and_report(*args, *cmd); });
+}
+
+}  // namespace pabd::cli

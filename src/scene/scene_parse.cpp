@@ -1,0 +1,548 @@
+// Scene files: JSON text -> validated pabd::Scene (docs/scene-format.md).
+//
+// Two passes. First a SAX handler builds the JSON tree while it keeps the JSON
+// Pointer of the value being read, so that the problems the JSON library reports
+// without a location (a number too large for a double, a key written twice) can
+// still be reported at their path. Then a strict reader walks the tree: every
+// object's keys are checked against the keys the format allows, every value is
+// type-checked and range-checked, and defaults come from default_body_def() and
+// default_world_def() so they are defined in one place.
+//
+// Every problem throws SceneError with one line "FILE: /json/pointer: expected ...".
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pabd/scene.h"
+
+namespace pabd {
+namespace {
+
+using nlohmann::json;
+
+// ---------------------------------------------------------------------------
+// JSON Pointer paths and the one error format.
+
+/// Appends one reference token to a JSON Pointer (RFC 6901 escapes '~' and '/').
+std::string child(const std::string& path, const std::string& key) {
+  std::string out = path + "/";
+  for (char c : key) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+std::string child(const std::string& path, std::size_t index) {
+  return path + "/" + std::to_string(index);
+}
+
+/// The whole document is the empty pointer; print it as "/" so the line reads well.
+std::string shown(const std::string& path) { return path.empty() ? "/" : path; }
+
+/// Keeps messages on one line and of bounded length.
+std::string one_line(std::string s, std::size_t max_len = 200) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  if (s.size() > max_len) s = s.substr(0, max_len) + "...";
+  return s;
+}
+
+[[noreturn]] void fail(const std::string& file, const std::string& path, const std::string& what) {
+  throw SceneError(one_line(file + ": " + shown(path) + ": " + what, 400));
+}
+
+/// Short description of a value for "got ..." in messages.
+std::string describe(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::array:
+      return "an array of " + std::to_string(v.size());
+    default:
+      return one_line(v.dump(), 40);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Pass 1: SAX handler that builds the tree and tracks the current path.
+
+class TreeBuilder {
+ public:
+  explicit TreeBuilder(json& root) : root_(root) {}
+
+  bool null() { return add(json(nullptr)); }
+  bool boolean(bool v) { return add(json(v)); }
+  bool number_integer(json::number_integer_t v) { return add(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return add(json(v)); }
+  bool number_float(json::number_float_t v, const json::string_t& /*text*/) { return add(json(v)); }
+  bool string(json::string_t& v) { return add(json(std::move(v))); }
+  bool binary(json::binary_t& /*v*/) { return add(json(nullptr)); }  // never in JSON text
+  bool start_object(std::size_t /*n*/) { return open(json::object()); }
+  bool start_array(std::size_t /*n*/) { return open(json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(json::string_t& k) {
+    Frame& top = stack_.back();
+    if (top.node->contains(k)) {
+      error_path = child(top.path, k);
+      error_kind = Error::DuplicateKey;
+      return false;  // stops the parse
+    }
+    top.key = k;
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string& token,
+                   const nlohmann::detail::exception& ex) {
+    error_position = position;
+    error_token = token;
+    error_message = ex.what();
+    error_path = next_path();
+    // 406 is the library's "number overflow" (e.g. 1e999): a value error, not a syntax error.
+    error_kind = ex.id == 406 ? Error::NumberOverflow : Error::Syntax;
+    return false;
+  }
+
+  enum class Error { None, Syntax, NumberOverflow, DuplicateKey };
+  Error error_kind = Error::None;
+  std::string error_path;
+  std::size_t error_position = 0;
+  std::string error_token;
+  std::string error_message;
+
+ private:
+  struct Frame {
+    json* node;        // the open object or array
+    std::string path;  // its JSON Pointer
+    std::string key;   // objects: key of the value that comes next
+  };
+
+  /// JSON Pointer of the value that the next event will create.
+  std::string next_path() const {
+    if (stack_.empty()) return "";
+    const Frame& top = stack_.back();
+    return top.node->is_array() ? child(top.path, top.node->size()) : child(top.path, top.key);
+  }
+
+  /// Places a finished value in the open container (or as the root).
+  json* insert(json&& v) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    Frame& top = stack_.back();
+    if (top.node->is_array()) {
+      top.node->push_back(std::move(v));
+      return &top.node->back();
+    }
+    json& slot = (*top.node)[top.key];
+    slot = std::move(v);
+    return &slot;
+  }
+
+  bool add(json&& v) {
+    insert(std::move(v));
+    return true;
+  }
+  bool open(json&& container) {
+    std::string path = next_path();
+    stack_.push_back({insert(std::move(container)), std::move(path), {}});
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+
+  json& root_;
+  std::vector<Frame> stack_;
+};
+
+/// Line and column (1-based) of the character just before byte `position`.
+std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::size_t position) {
+  std::size_t line = 1, column = 0;
+  for (std::size_t i = 0; i < position && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 0;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+/// The library's message without its "[json.exception...] parse error at line L, column C: ".
+std::string syntax_detail(const std::string& message) {
+  const std::size_t at = message.find("parse error");
+  std::size_t start = at == std::string::npos ? 0 : message.find(": ", at);
+  start = start == std::string::npos ? 0 : start + 2;
+  return message.substr(start);
+}
+
+json parse_tree(const std::string& text, const std::string& file) {
+  json root;
+  TreeBuilder builder(root);
+  if (json::sax_parse(text, &builder)) return root;
+  using E = TreeBuilder::Error;
+  if (builder.error_kind == E::DuplicateKey)
+    fail(file, builder.error_path, "expected each key once in an object, got a repeated key");
+  if (builder.error_kind == E::NumberOverflow)
+    fail(file, builder.error_path,
+         "expected a finite number, got " + one_line(builder.error_token, 40));
+  const auto [line, column] = line_column(text, builder.error_position);
+  throw SceneError(one_line(file + ": line " + std::to_string(line) + ", column " +
+                            std::to_string(column) + ": expected valid JSON (" +
+                            syntax_detail(builder.error_message) + ")"));
+}
+
+// ---------------------------------------------------------------------------
+// Pass 2: the strict reader.
+
+Real max_abs(Vec3 v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); }
+
+/// v / s component-wise (not v * (1/s): 1/s overflows for a subnormal s).
+Vec3 scaled(Vec3 v, Real s) { return {v.x / s, v.y / s, v.z / s}; }
+
+/// |v| without overflow or underflow for huge or tiny components (scaled by the largest).
+Real safe_length(Vec3 v) {
+  const Real s = max_abs(v);
+  return s == 0 ? 0 : s * length(scaled(v, s));
+}
+
+/// Which numbers a key accepts.
+enum class Range { Any, Positive, NonNegative };
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail_at(const std::string& path, const std::string& what) const {
+    fail(file_, path, what);
+  }
+
+  /// Rejects keys outside `allowed`; names the allowed ones in the message.
+  void check_object(const json& v, const std::string& path, const char* what,
+                    std::initializer_list<const char*> allowed) const {
+    if (!v.is_object()) fail_at(path, std::string("expected ") + what + ", got " + describe(v));
+    for (const auto& [key, value] : v.items()) {
+      bool known = false;
+      for (const char* a : allowed) known = known || key == a;
+      if (known) continue;
+      std::string list;
+      for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
+      fail_at(child(path, key), "expected one of the keys " + list + ", got an unknown key");
+    }
+  }
+
+  /// The value of a required key.
+  const json& required(const json& obj, const std::string& path, const char* key,
+                       const char* what) const {
+    if (!obj.contains(key))
+      fail_at(child(path, key), std::string("expected ") + what + ", but the key is missing");
+    return obj.at(key);
+  }
+
+  Real number(const json& v, const std::string& path, Range range) const {
+    const char* what = range == Range::Positive      ? "a positive finite number"
+                       : range == Range::NonNegative ? "a non-negative finite number"
+                                                     : "a finite number";
+    if (!v.is_number()) fail_at(path, std::string("expected ") + what + ", got " + describe(v));
+    const Real x = v.get<Real>();
+    const bool ok =
+        std::isfinite(x) && (range == Range::Any || (range == Range::Positive && x > 0) ||
+                             (range == Range::NonNegative && x >= 0));
+    if (!ok) fail_at(path, std::string("expected ") + what + ", got " + describe(v));
+    return x;
+  }
+
+  /// An integer in [min, max] (a float such as 20.0 is rejected: counts are integers).
+  long long integer(const json& v, const std::string& path, long long min, long long max) const {
+    const std::string what =
+        "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+    bool ok = false;
+    long long x = 0;
+    if (v.is_number_unsigned()) {
+      ok = v.get<unsigned long long>() <= static_cast<unsigned long long>(max);
+      x = ok ? static_cast<long long>(v.get<unsigned long long>()) : 0;
+    } else if (v.is_number_integer()) {
+      x = v.get<long long>();
+      ok = true;
+    }
+    if (!ok || x < min || x > max) fail_at(path, "expected " + what + ", got " + describe(v));
+    return x;
+  }
+
+  bool boolean(const json& v, const std::string& path) const {
+    if (!v.is_boolean()) fail_at(path, "expected true or false, got " + describe(v));
+    return v.get<bool>();
+  }
+
+  std::string text(const json& v, const std::string& path) const {
+    if (!v.is_string()) fail_at(path, "expected a string, got " + describe(v));
+    return v.get<std::string>();
+  }
+
+  Vec3 vec3(const json& v, const std::string& path) const {
+    if (!v.is_array() || v.size() != 3)
+      fail_at(path, "expected an array of 3 numbers, got " + describe(v));
+    Real c[3];
+    for (std::size_t i = 0; i < 3; ++i) c[i] = number(v[i], child(path, i), Range::Any);
+    return {c[0], c[1], c[2]};
+  }
+
+  /// A non-zero direction, returned with unit length.
+  Vec3 direction(const json& v, const std::string& path) const {
+    const Vec3 d = vec3(v, path);
+    const Real s = max_abs(d);
+    if (s == 0) fail_at(path, "expected a non-zero vector, got [0, 0, 0]");
+    const Vec3 u = scaled(d, s);
+    return (1 / length(u)) * u;
+  }
+
+  /// [w, x, y, z], normalised; the zero quaternion is not a rotation.
+  Quat quaternion(const json& v, const std::string& path) const {
+    if (!v.is_array() || v.size() != 4)
+      fail_at(path, "expected an array of 4 numbers [w, x, y, z], got " + describe(v));
+    Real c[4];
+    for (std::size_t i = 0; i < 4; ++i) c[i] = number(v[i], child(path, i), Range::Any);
+    const Real s = std::max({std::fabs(c[0]), std::fabs(c[1]), std::fabs(c[2]), std::fabs(c[3])});
+    if (s == 0) fail_at(path, "expected a non-zero quaternion, got [0, 0, 0, 0]");
+    return normalized(Quat{c[0] / s, c[1] / s, c[2] / s, c[3] / s});
+  }
+
+  // Optional keys: leave `out` (the default) alone when the key is absent.
+  void opt_number(const json& obj, const std::string& path, const char* key, Range r,
+                  Real& out) const {
+    if (obj.contains(key)) out = number(obj.at(key), child(path, key), r);
+  }
+  void opt_vec3(const json& obj, const std::string& path, const char* key, Vec3& out) const {
+    if (obj.contains(key)) out = vec3(obj.at(key), child(path, key));
+  }
+
+ private:
+  std::string file_;
+};
+
+// ---------------------------------------------------------------------------
+// Sections of the file.
+
+void read_settings(const Reader& r, const json& s, const std::string& path, Scene& scene) {
+  r.check_object(s, path, "an object", {"dt", "iterations", "gravity", "steps"});
+  WorldDef& w = scene.settings;
+  r.opt_number(s, path, "dt", Range::Positive, w.dt);
+  if (s.contains("iterations"))
+    w.iterations = static_cast<int>(r.integer(s.at("iterations"), child(path, "iterations"), 1,
+                                              std::numeric_limits<int>::max()));
+  r.opt_vec3(s, path, "gravity", w.gravity);
+  if (s.contains("steps"))
+    scene.steps = static_cast<long>(
+        r.integer(s.at("steps"), child(path, "steps"), 1, std::numeric_limits<long>::max()));
+}
+
+ShapeDef read_shape(const Reader& r, const json& s, const std::string& path, bool is_static) {
+  if (!s.is_object()) r.fail_at(path, "expected a shape object, got " + describe(s));
+  const std::string type_path = child(path, "type");
+  const std::string type =
+      r.text(r.required(s, path, "type", "a shape type (plane, box, sphere, capsule)"), type_path);
+  // Builders from the World API, so shape defaults live in one place.
+  if (type == "box") {
+    r.check_object(s, path, "a shape object", {"type", "size"});
+    const std::string size_path = child(path, "size");
+    const json& size = r.required(s, path, "size", "an array of 3 positive numbers");
+    const Vec3 edges = r.vec3(size, size_path);
+    for (std::size_t i = 0; i < 3; ++i) r.number(size[i], child(size_path, i), Range::Positive);
+    return box_shape(edges);
+  }
+  if (type == "sphere") {
+    r.check_object(s, path, "a shape object", {"type", "radius"});
+    return sphere_shape(r.number(r.required(s, path, "radius", "a positive number"),
+                                 child(path, "radius"), Range::Positive));
+  }
+  if (type == "capsule") {
+    r.check_object(s, path, "a shape object", {"type", "radius", "half_height"});
+    const Real radius = r.number(r.required(s, path, "radius", "a positive number"),
+                                 child(path, "radius"), Range::Positive);
+    return capsule_shape(radius, r.number(r.required(s, path, "half_height", "a positive number"),
+                                          child(path, "half_height"), Range::Positive));
+  }
+  if (type == "plane") {
+    r.check_object(s, path, "a shape object", {"type", "normal", "offset"});
+    if (!is_static)
+      r.fail_at(type_path, "expected a plane only on a static body (add \"static\": true)");
+    const ShapeDef defaults;  // ShapeDef's own plane defaults: normal +Y, offset 0
+    Vec3 normal = defaults.normal;
+    Real offset = defaults.offset;
+    r.opt_number(s, path, "offset", Range::Any, offset);
+    if (s.contains("normal")) {
+      // n . x = offset with a non-unit n is the plane n/|n| . x = offset/|n|.
+      const std::string normal_path = child(path, "normal");
+      normal = r.direction(s.at("normal"), normal_path);
+      offset /= safe_length(r.vec3(s.at("normal"), normal_path));
+      if (!std::isfinite(offset))
+        r.fail_at(child(path, "offset"),
+                  "expected an offset that stays finite divided by |normal|");
+    }
+    return plane_shape(normal, offset);
+  }
+  r.fail_at(type_path,
+            "expected one of plane, box, sphere, capsule, got " + describe(s.at("type")));
+}
+
+BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::size_t index) {
+  r.check_object(b, path, "a body object",
+                 {"name", "shape", "position", "orientation", "velocity", "angular_velocity",
+                  "mass", "density", "friction", "static"});
+  BodyDef body = default_body_def();
+  body.name =
+      b.contains("name") ? r.text(b.at("name"), child(path, "name")) : std::to_string(index);
+  if (b.contains("static")) body.is_static = r.boolean(b.at("static"), child(path, "static"));
+  body.shape = read_shape(r, r.required(b, path, "shape", "a shape object"), child(path, "shape"),
+                          body.is_static);
+  r.opt_vec3(b, path, "position", body.position);
+  if (b.contains("orientation"))
+    body.orientation = r.quaternion(b.at("orientation"), child(path, "orientation"));
+  r.opt_vec3(b, path, "velocity", body.velocity);
+  r.opt_vec3(b, path, "angular_velocity", body.angular_velocity);
+  if (b.contains("mass") && b.contains("density"))
+    r.fail_at(child(path, "density"), "expected either mass or density, got both");
+  r.opt_number(b, path, "mass", Range::Positive, body.mass);
+  r.opt_number(b, path, "density", Range::Positive, body.density);
+  r.opt_number(b, path, "friction", Range::NonNegative, body.friction);
+  return body;
+}
+
+/// Checks a joint end: a known body name or "world".
+std::string read_end(const Reader& r, const json& j, const std::string& path, const char* key,
+                     const std::map<std::string, std::size_t>& names) {
+  const std::string p = child(path, key);
+  const std::string name = r.text(r.required(j, path, key, "a body name or \"world\""), p);
+  if (name != "world" && names.count(name) == 0)
+    r.fail_at(p, "expected the name of a body or \"world\", got an unknown body '" + name + "'");
+  return name;
+}
+
+JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
+                     const std::map<std::string, std::size_t>& names) {
+  if (!j.is_object()) r.fail_at(path, "expected a joint object, got " + describe(j));
+  const std::string type_path = child(path, "type");
+  const std::string type =
+      r.text(r.required(j, path, "type", "a joint type (spherical, hinge, slider, fixed, spring)"),
+             type_path);
+  JointDesc joint;
+  joint.json_path = path;
+  const auto anchor = [&] {
+    joint.anchor =
+        r.vec3(r.required(j, path, "anchor", "an array of 3 numbers"), child(path, "anchor"));
+  };
+  const auto axis = [&] {
+    joint.axis = r.direction(r.required(j, path, "axis", "an array of 3 numbers, not all zero"),
+                             child(path, "axis"));
+  };
+  if (type == "spherical" || type == "fixed") {
+    r.check_object(j, path, "a joint object", {"type", "body_a", "body_b", "anchor", "stiffness"});
+    joint.type = type == "fixed" ? JointType::Fixed : JointType::Spherical;
+    anchor();
+  } else if (type == "hinge" || type == "slider") {
+    r.check_object(j, path, "a joint object",
+                   {"type", "body_a", "body_b", "anchor", "axis", "stiffness"});
+    joint.type = type == "hinge" ? JointType::Hinge : JointType::Slider;
+    anchor();
+    axis();
+  } else if (type == "spring") {
+    r.check_object(
+        j, path, "a joint object",
+        {"type", "body_a", "body_b", "anchor_a", "anchor_b", "rest_length", "stiffness"});
+    joint.type = JointType::Spring;
+    joint.anchor_a =
+        r.vec3(r.required(j, path, "anchor_a", "an array of 3 numbers"), child(path, "anchor_a"));
+    joint.anchor_b =
+        r.vec3(r.required(j, path, "anchor_b", "an array of 3 numbers"), child(path, "anchor_b"));
+    joint.rest_length = r.number(r.required(j, path, "rest_length", "a non-negative number"),
+                                 child(path, "rest_length"), Range::NonNegative);
+    joint.stiffness = r.number(r.required(j, path, "stiffness", "a positive number"),
+                               child(path, "stiffness"), Range::Positive);
+  } else {
+    r.fail_at(type_path, "expected one of spherical, hinge, slider, fixed, spring, got " +
+                             describe(j.at("type")));
+  }
+  // Joints other than springs: optional penalty stiffness, 0 = hard constraint.
+  if (joint.type != JointType::Spring)
+    r.opt_number(j, path, "stiffness", Range::NonNegative, joint.stiffness);
+  joint.body_a = read_end(r, j, path, "body_a", names);
+  joint.body_b = read_end(r, j, path, "body_b", names);
+  if (joint.body_a == joint.body_b)
+    r.fail_at(child(path, "body_b"),
+              "expected a body other than body_a, got '" + joint.body_b + "' for both ends");
+  return joint;
+}
+
+}  // namespace
+
+Scene parse_scene(const std::string& json_text, const std::string& file_label) {
+  const json root = parse_tree(json_text, file_label);
+  const Reader r(file_label);
+  r.check_object(root, "", "a scene object", {"description", "settings", "bodies", "joints"});
+
+  Scene scene;
+  scene.file = file_label;
+  scene.settings = default_world_def();
+  if (root.contains("description")) r.text(root.at("description"), "/description");
+  if (root.contains("settings")) read_settings(r, root.at("settings"), "/settings", scene);
+
+  // Bodies, with a name -> index map to find duplicates and resolve joint ends.
+  const json& bodies = r.required(root, "", "bodies", "an array of bodies");
+  if (!bodies.is_array())
+    r.fail_at("/bodies", "expected an array of bodies, got " + describe(bodies));
+  std::map<std::string, std::size_t> names;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const std::string path = child("/bodies", i);
+    BodyDef body = read_body(r, bodies[i], path, i);
+    const bool named = bodies[i].contains("name");
+    const std::string name_path = named ? child(path, "name") : path;
+    if (body.name == "world")
+      r.fail_at(name_path, "expected a body name other than \"world\" (it names the fixed frame)");
+    const auto [it, inserted] = names.emplace(body.name, i);
+    if (!inserted)
+      r.fail_at(name_path, "expected a unique body name, got '" + body.name + "'" +
+                               (named ? "" : " (its default name, the index)") +
+                               ", already used by /bodies/" + std::to_string(it->second));
+    scene.bodies.push_back(std::move(body));
+  }
+
+  if (root.contains("joints")) {
+    const json& joints = root.at("joints");
+    if (!joints.is_array())
+      r.fail_at("/joints", "expected an array of joints, got " + describe(joints));
+    for (std::size_t i = 0; i < joints.size(); ++i)
+      scene.joints.push_back(read_joint(r, joints[i], child("/joints", i), names));
+  }
+  return scene;
+}
+
+Scene load_scene(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path + ": expected a readable scene file, but it cannot be opened");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw SceneError(path + ": expected a readable scene file, but reading failed");
+  return parse_scene(text.str(), path);
+}
+
+}  // namespace pabd
