@@ -73,8 +73,7 @@ __global__ void bond_warm_start_kernel(BondArrays bonds, HardBondSettings s) {
   ::pabd::bond_warm_start_kernel(bonds, i, s);
 }
 
-__global__ void bond_dual_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s,
-                                 Real h2) {
+__global__ void bond_dual_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s, Real h2) {
   const int i = thread_index();
   if (i >= bonds.count) return;
   ::pabd::bond_dual_kernel(bodies, bonds, i, s, h2);
