@@ -51,10 +51,11 @@ PABD_HD AffineSystem inertial_system(Real mass, const Mat3& affine_inertia, Vec3
 
 /// Adds one bond end: weight w pulling material point x toward world point
 /// `pull` (pull = w * target + explicit force, already multiplied by h^2).
-PABD_HD void add_bond_end(AffineSystem& sys, Real w, Vec3 x, Vec3 pull) {
+/// The rigid local step never reads D, so it may skip it (need_D = false).
+PABD_HD void add_bond_end(AffineSystem& sys, Real w, Vec3 x, Vec3 pull, bool need_D = true) {
   sys.a += w;
   sys.b += w * x;
-  sys.D = sys.D + outer(w * x, x);
+  if (need_D) sys.D = sys.D + outer(w * x, x);
   sys.rhs_c += pull;
   sys.rhs_A = sys.rhs_A + outer(pull, x);
 }

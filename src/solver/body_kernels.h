@@ -62,7 +62,7 @@ PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds, i
       inertial_system(b.mass[i], b.affine_inertia[i], b.target_position[i], b.target_affine[i]);
   for (int e_at = b.end_begin[i]; e_at < b.end_begin[i + 1]; ++e_at) {
     const int e = b.end_index[e_at];
-    add_bond_end(sys, bonds.end_weight[e], bonds.end_local[e], bonds.end_pull[e]);
+    add_bond_end(sys, bonds.end_weight[e], bonds.end_local[e], bonds.end_pull[e], !k.rigid_local);
   }
   if (k.rigid_local) {
     const Quat q = rotation_closest_to(reduced_affine_rhs(sys), b.orientation[i]);
