@@ -110,3 +110,59 @@ TEST(Api, StageTimingsAreFilled) {
 
 }  // namespace
 }  // namespace pabd
+
+namespace pabd {
+namespace {
+
+TEST(Api, MouseSpringDragsABodyAndIsRemoved) {
+  // The viewer's drag: a spring from a body to a world point that moves.
+  WorldDef wd = default_world_def();
+  wd.gravity = {0, 0, 0};
+  World world(wd);
+  const BodyId box = world.add_body(default_body_def());
+  SpringDef drag;
+  drag.body_a = box;
+  drag.anchor_a = {0, 0, 0};
+  drag.anchor_b = {0, 0, 0};
+  drag.stiffness = 50;
+  const JointId mouse = world.add_spring(drag);
+  world.set_world_anchor(mouse, {2, 0, 0});
+  for (int n = 0; n < 120; ++n) world.step();
+  const double x = world.body_state(box).position.x;
+  // A 1000 kg box on a 50 N/m spring toward x = 2: x(t) = 2 (1 - cos(w t)),
+  // w = sqrt(k / m); at w h = 0.004 implicit Euler's error is far below 1%.
+  EXPECT_NEAR(x, 2 * (1 - std::cos(std::sqrt(50.0 / 1000.0) * 2.0)), 0.01 * x);
+  const JointInfo info = world.joint_info(mouse);
+  EXPECT_EQ(info.kind, JointKind::Spring);
+  EXPECT_TRUE(info.body_b.is_world());
+  EXPECT_DOUBLE_EQ(info.world_b.x, 2.0);
+  EXPECT_NEAR(info.world_a.x, x, 1e-12);  // the body end follows the body
+
+  world.remove_joint(mouse);
+  EXPECT_FALSE(world.is_valid(mouse));
+  EXPECT_THROW(world.joint_info(mouse), Error);
+  const Vec3 v = world.body_state(box).velocity;
+  for (int n = 0; n < 10; ++n) world.step();
+  // Free flight once the spring is gone: the velocity no longer changes.
+  EXPECT_NEAR(world.body_state(box).velocity.x, v.x, 1e-12);
+}
+
+TEST(Api, WorldAnchorNeedsAWorldEnd) {
+  World world;
+  const BodyId a = world.add_body(default_body_def());
+  BodyDef other = default_body_def();
+  other.position = {2, 0, 0};
+  const BodyId b = world.add_body(other);
+  SphericalJointDef j;
+  j.body_a = a;
+  j.body_b = b;
+  j.anchor = {1, 0, 0};
+  const JointId id = world.add_spherical_joint(j);
+  EXPECT_THROW(world.set_world_anchor(id, {0, 0, 0}), Error);
+  EXPECT_TRUE(world.joint_info(id).hard);
+  EXPECT_EQ(world.joint_at(0).index, id.index);
+  EXPECT_EQ(world.body_shape(a).type, ShapeType::Box);
+}
+
+}  // namespace
+}  // namespace pabd

@@ -138,6 +138,19 @@ struct SphericalJointDef {
   Real stiffness = 0;             ///< [N/m]; 0 = hard constraint (augmented Lagrangian)
 };
 
+/// Kinds of joint a JointId can name.
+enum class JointKind { Spring, Spherical };
+
+/// A joint as seen from outside, at the current state (for drawing and tools).
+struct JointInfo {
+  JointKind kind = JointKind::Spherical;  ///< which joint
+  BodyId body_a;                          ///< first body (or the world frame)
+  BodyId body_b;                          ///< second body (or the world frame)
+  Vec3 world_a;                           ///< first end's point, world frame, now [m]
+  Vec3 world_b;                           ///< second end's point, world frame, now [m]
+  bool hard = false;                      ///< true for a hard (augmented-Lagrangian) joint
+};
+
 /// State of one body.
 struct BodyState {
   Vec3 position;          ///< centre of mass [m]
@@ -188,19 +201,33 @@ class World {
   /// Adds a spherical joint; throws Error on invalid input.
   JointId add_spherical_joint(const SphericalJointDef& def);
 
+  /// Moves the world end of a joint whose body_a or body_b is world_frame() (a
+  /// mouse spring, a moving anchor); throws Error if it has no world end.
+  void set_world_anchor(JointId id, Vec3 anchor);
+  /// Removes a joint: it stops acting and its handle becomes invalid.
+  void remove_joint(JointId id);
+
   /// Advances the world by one time step.
   StepResult step();
 
   /// Number of bodies (static ones included).
   int body_count() const;
-  /// Number of joints and springs.
+  /// Number of joint slots, removed joints included (see is_valid).
   int joint_count() const;
+  /// Handle of the joint in a slot (0..joint_count()-1), valid or not.
+  JointId joint_at(int index) const;
+  /// True while a joint handle names a joint that has not been removed.
+  bool is_valid(JointId id) const;
+  /// Kind, bodies and current world-space end points of a joint.
+  JointInfo joint_info(JointId id) const;
   /// Handle of the body at a slot index (0..body_count()-1).
   BodyId body_at(int index) const;
   /// Handle of the body with this name; throws Error if there is none.
   BodyId find_body(const std::string& name) const;
   /// Name of a body.
   const std::string& body_name(BodyId id) const;
+  /// Shape of a body (plane normals normalised).
+  const ShapeDef& body_shape(BodyId id) const;
   /// True for a static body.
   bool is_static(BodyId id) const;
   /// Mass of a body [kg] (0 for static bodies).

@@ -181,10 +181,25 @@ BodyId World::add_body(const BodyDef& def_in) {
 
 namespace {
 
-JointId add_joint(WorldImpl& w, int first_bond, int count) {
+JointId add_joint(WorldImpl& w, JointKind kind, int first_bond, int count) {
   w.joint_first_bond.push_back(first_bond);
   w.joint_bond_count.push_back(count);
+  w.joint_kind.push_back(kind);
+  w.joint_generation.push_back(kGeneration);
+  w.joint_alive.push_back(1);
   return JointId{static_cast<std::uint32_t>(w.joint_first_bond.size() - 1), kGeneration};
+}
+
+int check_joint(const WorldImpl& w, JointId id, const char* what) {
+  if (id.index >= w.joint_first_bond.size() || !w.joint_alive[id.index] ||
+      id.generation != w.joint_generation[id.index])
+    throw Error(std::string(what) + ": invalid or removed joint handle (index " +
+                std::to_string(id.index) + ")");
+  return static_cast<int>(id.index);
+}
+
+BodyId handle_of(int body) {
+  return body < 0 ? world_frame() : BodyId{static_cast<std::uint32_t>(body), kGeneration};
 }
 
 }  // namespace
@@ -203,7 +218,7 @@ JointId World::add_spring(const SpringDef& def) {
     throw Error("spring: stiffness: expected a finite number > 0");
   const int bond = w.add_bond(BondKind::Spring, a, w.to_local(a, def.anchor_a), b,
                               w.to_local(b, def.anchor_b), def.stiffness, def.rest_length, false);
-  return add_joint(w, bond, 1);
+  return add_joint(w, JointKind::Spring, bond, 1);
 }
 
 JointId World::add_spherical_joint(const SphericalJointDef& def) {
@@ -221,13 +236,78 @@ JointId World::add_spherical_joint(const SphericalJointDef& def) {
     throw Error("spherical joint: expected at least one dynamic body, both ends are fixed");
   const int bond = w.add_bond(BondKind::Point, a, w.to_local(a, def.anchor), b,
                               w.to_local(b, def.anchor), def.stiffness, 0, hard);
-  return add_joint(w, bond, 1);
+  return add_joint(w, JointKind::Spherical, bond, 1);
+}
+
+void World::set_world_anchor(JointId id, Vec3 anchor) {
+  WorldImpl& w = *impl_;
+  const int j = check_joint(w, id, "set_world_anchor");
+  if (!finite(anchor)) throw Error("set_world_anchor: anchor: expected finite numbers");
+  bool moved = false;
+  for (int bond = w.joint_first_bond[j]; bond < w.joint_first_bond[j] + w.joint_bond_count[j];
+       ++bond) {
+    for (int e = 2 * bond; e < 2 * bond + 2; ++e) {
+      if (w.end_body[e] < 0) {
+        w.end_local[e] = anchor;  // a world end's "material point" is its world point
+        moved = true;
+      }
+    }
+  }
+  if (!moved) throw Error("set_world_anchor: expected a joint with a world end, both are bodies");
+}
+
+void World::remove_joint(JointId id) {
+  WorldImpl& w = *impl_;
+  const int j = check_joint(w, id, "remove_joint");
+  // Detach both ends from their bodies: no body gathers the bonds any more.
+  for (int bond = w.joint_first_bond[j]; bond < w.joint_first_bond[j] + w.joint_bond_count[j];
+       ++bond) {
+    w.end_body[2 * bond] = w.end_body[2 * bond + 1] = -1;
+    w.bond_hard[bond] = 0;
+  }
+  w.joint_alive[j] = 0;
+  ++w.joint_generation[j];
+  w.topology_dirty = true;
 }
 
 StepResult World::step() { return impl_->step(); }
 
 int World::body_count() const { return impl_->body_count(); }
 int World::joint_count() const { return static_cast<int>(impl_->joint_first_bond.size()); }
+
+JointId World::joint_at(int index) const {
+  if (index < 0 || index >= joint_count())
+    throw Error("joint_at: index " + std::to_string(index) + " out of range");
+  return JointId{static_cast<std::uint32_t>(index), impl_->joint_generation[index]};
+}
+
+bool World::is_valid(JointId id) const {
+  const WorldImpl& w = *impl_;
+  return id.index < w.joint_first_bond.size() && w.joint_alive[id.index] &&
+         id.generation == w.joint_generation[id.index];
+}
+
+JointInfo World::joint_info(JointId id) const {
+  const WorldImpl& w = *impl_;
+  const int j = check_joint(w, id, "joint_info");
+  const int bond = w.joint_first_bond[j];
+  const int a = w.end_body[2 * bond], b = w.end_body[2 * bond + 1];
+  auto world_of = [&w](int body, Vec3 x) {
+    return body < 0 ? x : w.affine[body] * x + w.position[body];
+  };
+  JointInfo info;
+  info.kind = w.joint_kind[j];
+  info.body_a = handle_of(a);
+  info.body_b = handle_of(b);
+  info.world_a = world_of(a, w.end_local[2 * bond]);
+  info.world_b = world_of(b, w.end_local[2 * bond + 1]);
+  info.hard = w.bond_hard[bond] != 0;
+  return info;
+}
+
+const ShapeDef& World::body_shape(BodyId id) const {
+  return impl_->shapes[check_body(*impl_, id, false, "body_shape")];
+}
 
 BodyId World::body_at(int index) const {
   if (index < 0 || index >= impl_->body_count())

@@ -64,6 +64,9 @@ class WorldImpl {
   // Joints: each joint owns bonds [joint_first_bond, +joint_bond_count).
   std::vector<int> joint_first_bond;
   std::vector<int> joint_bond_count;
+  std::vector<JointKind> joint_kind;
+  std::vector<std::uint32_t> joint_generation;  ///< bumped when a joint is removed
+  std::vector<std::uint8_t> joint_alive;
 
   /// True when bodies or bonds were added since the adjacency was built.
   bool topology_dirty = true;
