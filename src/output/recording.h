@@ -1,0 +1,65 @@
+// A recorded simulation: what every output (glTF, HTML player) needs, taken
+// from a World through its public API while `pabd run` steps it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pabd/world.h"
+
+namespace pabd {
+
+/// A body as the outputs draw it.
+struct RecordedBody {
+  std::string name;        ///< unique body name
+  ShapeDef shape;          ///< geometry in the body frame
+  bool is_static = false;  ///< static bodies never move (one pose for all frames)
+  Real mass = 0;           ///< [kg], 0 for static bodies
+};
+
+/// A joint as the outputs draw it (a line between its two ends).
+struct RecordedJoint {
+  JointKind kind = JointKind::Spherical;
+  int body_a = -1;  ///< body index, -1 = world
+  int body_b = -1;  ///< body index, -1 = world
+};
+
+/// Frames sampled every `every` steps (frame 0 = the initial state), plus the
+/// timings of every step.
+struct Recording {
+  std::string scene;                  ///< scene file name, for titles
+  double dt = 0;                      ///< time step [s]
+  int every = 1;                      ///< steps between frames
+  int iterations = 0;                 ///< solver iterations per step
+  int threads = 1;                    ///< threads used
+  std::vector<RecordedBody> bodies;   ///< all bodies, in World order
+  std::vector<RecordedJoint> joints;  ///< valid joints, in World order
+
+  std::vector<double> frame_time;      ///< per frame [s]
+  std::vector<Vec3> position;          ///< frame-major: [frame * bodies + body]
+  std::vector<Quat> orientation;       ///< frame-major
+  std::vector<Vec3> velocity;          ///< frame-major [m/s]
+  std::vector<Vec3> angular_velocity;  ///< frame-major [rad/s]
+  std::vector<Vec3> joint_a, joint_b;  ///< frame-major [frame * joints + joint] end points
+
+  std::vector<double> step_collision_ms;  ///< per step: detect stage [ms]
+  std::vector<double> step_solve_ms;      ///< per step: all other stages [ms]
+
+  int body_count() const { return static_cast<int>(bodies.size()); }
+  int joint_count() const { return static_cast<int>(joints.size()); }
+  int frame_count() const { return static_cast<int>(frame_time.size()); }
+};
+
+/// Starts a recording of `world` (bodies, joints, and frame 0).
+Recording start_recording(const World& world, const std::string& scene, int every);
+/// Appends the world's current state as a frame.
+void record_frame(Recording& rec, const World& world);
+/// Appends the timings of the step just taken.
+void record_step_timings(Recording& rec, const StageTimings& t);
+
+/// Writes an animated glTF 2.0 binary (.glb); throws Error on I/O failure.
+void write_gltf(const Recording& rec, const std::string& path);
+/// Writes a self-contained HTML player; throws Error on I/O failure.
+void write_html(const Recording& rec, const std::string& path);
+
+}  // namespace pabd
