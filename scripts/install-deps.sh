@@ -8,7 +8,14 @@ packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   clang-format
+  # the interactive viewer: GLFW, OpenGL (Mesa), Dear ImGui; Xvfb for its tests
+  libglfw3-dev libgl-dev libgl1-mesa-dri libimgui-dev xvfb xauth
+  # the HTML player's browser test
+  chromium
 )
+# Node.js and npm bundle three.js into the HTML player at build time; use the
+# machine's own if it has one.
+command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -16,12 +23,23 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+  echo "install-deps: all ${#packages[@]} Debian packages present"
+else
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "install-deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-echo "install-deps: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# npm packages pinned by web/package-lock.json; reinstalled only when the lock
+# file changed since the last install.
+web="$(dirname "$0")/../web"
+stamp="$web/node_modules/.pabd-lock"
+if ! cmp -s "$web/package-lock.json" "$stamp" 2>/dev/null; then
+  echo "install-deps: npm ci in web/"
+  (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$web/package-lock.json" "$stamp"
+else
+  echo "install-deps: web/node_modules up to date"
+fi

@@ -109,7 +109,8 @@ struct WorldDef {
   int threads = 0;                                    ///< OpenMP threads; 0 = OpenMP's default
   PredictionMode prediction = PredictionMode::Exact;  ///< rotation prediction/recovery
   LocalStep local_step = LocalStep::Rigid;            ///< global/local coupling
-  Real hard_stiffness_start = 1e4;                    ///< AL: start penalty kappa_start [N/m]
+  bool augmented_lagrangian = true;   ///< false: hard joints are plain penalties of kappa_start
+  Real hard_stiffness_start = 1e4;    ///< AL: start penalty kappa_start [N/m]
   Real hard_stiffness_growth = 1e4;   ///< AL: beta, kappa += beta |C| per iteration [N/m^2]
   Real hard_lambda_decay = 0.99;      ///< AL: alpha, warm-start factor for lambda
   Real hard_stiffness_decay = 0.999;  ///< AL: gamma, warm-start factor for kappa and lambda

@@ -45,6 +45,7 @@ struct BondArrays {
 
 /// Settings of the augmented Lagrangian (the AVBD update, method-notes.md).
 struct HardBondSettings {
+  bool augmented = true;         ///< false: fixed penalty stiffness_start, no multiplier
   Real stiffness_start = 1e4;    ///< kappa_start [N/m]
   Real stiffness_growth = 1e4;   ///< beta [N/m^2]
   Real lambda_decay = 0.99;      ///< alpha

@@ -44,14 +44,6 @@ PABD_HD void bond_weights_kernel(const BodyArrays& bodies, const BondArrays& bon
   bonds.end_pull[eb] = out.pull_b;
 }
 
-/// Start of a step: warm-start a hard bond's penalty and multiplier.
-PABD_HD void bond_warm_start_kernel(const BondArrays& bonds, int i, const HardBondSettings& s) {
-  if (!bonds.hard[i]) return;
-  const Real decayed = s.stiffness_decay * bonds.penalty[i];
-  bonds.penalty[i] = decayed > s.stiffness_start ? decayed : s.stiffness_start;
-  bonds.lambda[i] = (s.lambda_decay * s.stiffness_decay) * bonds.lambda[i];
-}
-
 /// Largest multiplier step per unit violation, m_eff / h^2 with
 /// m_eff = 1 / (1/m_a + 1/m_b): the force that would close the gap within one
 /// step if the two bodies alone took it up. The plain AVBD update uses kappa,
@@ -65,10 +57,31 @@ PABD_HD Real dual_step_bound(const BodyArrays& bodies, const BondArrays& bonds, 
   return Real(1) / (h2 * inv);
 }
 
+/// Start of a step: warm-start a hard bond's penalty and multiplier. The
+/// penalty never starts below m_eff / h^2 (dual_step_bound): a fixed
+/// kappa_start of 1e4 N/m is nothing to a 1000 kg body (m / h^2 = 3.6e6), so
+/// its multiplier winds up over many iterations and then throws the body
+/// (a 1000 kg rod hung from one joint flipped over its pivot). AVBD users
+/// report the same jitter; scaling the start penalty with the mass fixes it.
+PABD_HD void bond_warm_start_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
+                                    const HardBondSettings& s, Real h2) {
+  if (!bonds.hard[i]) return;
+  if (!s.augmented) {  // plain penalty: the paper's Fig. 8c
+    bonds.penalty[i] = s.stiffness_start;
+    bonds.lambda[i] = Vec3{};
+    return;
+  }
+  const Real mass_floor = dual_step_bound(bodies, bonds, i, h2);
+  const Real floor = s.stiffness_start > mass_floor ? s.stiffness_start : mass_floor;
+  const Real decayed = s.stiffness_decay * bonds.penalty[i];
+  bonds.penalty[i] = decayed > floor ? decayed : floor;
+  bonds.lambda[i] = (s.lambda_decay * s.stiffness_decay) * bonds.lambda[i];
+}
+
 /// After an iteration: the augmented-Lagrangian update of a hard bond.
 PABD_HD void bond_dual_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
                               const HardBondSettings& s, Real h2) {
-  if (!bonds.hard[i]) return;
+  if (!bonds.hard[i] || !s.augmented) return;
   const int ea = 2 * i, eb = 2 * i + 1;
   const Vec3 ya = world_point(bodies, bonds.end_body[ea], bonds.end_local[ea]);
   const Vec3 yb = world_point(bodies, bonds.end_body[eb], bonds.end_local[eb]);

@@ -67,10 +67,11 @@ __global__ void bond_weights_kernel(BodyArrays bodies, BondArrays bonds, Real h2
   ::pabd::bond_weights_kernel(bodies, bonds, i, h2);
 }
 
-__global__ void bond_warm_start_kernel(BondArrays bonds, HardBondSettings s) {
+__global__ void bond_warm_start_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s,
+                                       Real h2) {
   const int i = thread_index();
   if (i >= bonds.count) return;
-  ::pabd::bond_warm_start_kernel(bonds, i, s);
+  ::pabd::bond_warm_start_kernel(bodies, bonds, i, s, h2);
 }
 
 __global__ void bond_dual_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s, Real h2) {

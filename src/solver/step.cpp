@@ -51,7 +51,7 @@ StepResult WorldImpl::step() {
 
   t0 = Clock::now();
   parallel_for(pf, threads, nb, [&](int i) { predict_kernel(bodies, i, k); });
-  parallel_for(pf, threads, nc, [&](int i) { bond_warm_start_kernel(bonds, i, hard); });
+  parallel_for(pf, threads, nc, [&](int i) { bond_warm_start_kernel(bodies, bonds, i, hard, h2); });
   t.predict_ms = ms_since(t0);
   if (observer) observer(-1);
 

@@ -89,8 +89,9 @@ BondArrays WorldImpl::bond_arrays() {
 }
 
 HardBondSettings WorldImpl::hard_settings() const {
-  return {settings.hard_stiffness_start, settings.hard_stiffness_growth, settings.hard_lambda_decay,
-          settings.hard_stiffness_decay, settings.hard_stiffness_max};
+  return {settings.augmented_lagrangian,  settings.hard_stiffness_start,
+          settings.hard_stiffness_growth, settings.hard_lambda_decay,
+          settings.hard_stiffness_decay,  settings.hard_stiffness_max};
 }
 
 Vec3 WorldImpl::to_local(int body, Vec3 p) const {
