@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Writes the generated paper scenes in scenes/ (run from anywhere; stdlib only).
+
+  spring_net.json  the paper's Fig. 6: an 11 x 11 grid of boxes, each joined to
+                   its four neighbours by springs (220 springs), pre-stretched
+                   to 3.5 times their rest length; the two top corners hang
+                   from hard joints, so the net contracts and sags toward its
+                   bottom centre.
+  box_chain.json   the paper's Fig. 7: a chain of 12 boxes joined end to end by
+                   hard spherical joints, hanging from the world, released from
+                   the horizontal.
+"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCENES = os.path.join(HERE, "..", "scenes")
+DT = 1.0 / 60.0
+
+
+def write(name, scene):
+    path = os.path.join(SCENES, name)
+    with open(path, "w") as f:
+        json.dump(scene, f, indent=1)
+        f.write("\n")
+    print("wrote", os.path.normpath(path))
+
+
+def spring_net(n=11, spacing=1.0, box=0.3, stiffness=200.0):
+    bodies, joints = [], []
+    top = spacing * (n - 1) + 1.0
+    name = lambda r, c: f"box_{r}_{c}"
+    for r in range(n):  # row 0 at the top
+        for c in range(n):
+            x = (c - (n - 1) / 2) * spacing
+            bodies.append({"name": name(r, c), "shape": {"type": "box", "size": [box] * 3},
+                           "position": [x, top - r * spacing, 0], "mass": 1})
+    half = box / 2
+    rest = spacing / 2 - box  # face to face: 0.2 m against an initial 0.7 m gap
+    for r in range(n):
+        for c in range(n):
+            x, y = (c - (n - 1) / 2) * spacing, top - r * spacing
+            if c + 1 < n:  # to the right: +X face to -X face
+                joints.append({"type": "spring", "body_a": name(r, c), "body_b": name(r, c + 1),
+                               "anchor_a": [x + half, y, 0], "anchor_b": [x + spacing - half, y, 0],
+                               "rest_length": rest, "stiffness": stiffness})
+            if r + 1 < n:  # below: -Y face to +Y face
+                joints.append({"type": "spring", "body_a": name(r, c), "body_b": name(r + 1, c),
+                               "anchor_a": [x, y - half, 0], "anchor_b": [x, y - spacing + half, 0],
+                               "rest_length": rest, "stiffness": stiffness})
+    for c in (0, n - 1):
+        x = (c - (n - 1) / 2) * spacing
+        joints.append({"type": "spherical", "body_a": "world", "body_b": name(0, c),
+                       "anchor": [x, top + half, 0]})
+    assert sum(j["type"] == "spring" for j in joints) == 2 * n * (n - 1)
+    description = ("The paper's Fig. 6: an 11 x 11 grid of 0.3 m boxes joined to their four "
+                   "neighbours by 220 springs stretched to 3.5 times their rest length, hung from "
+                   "the two top corners; the net contracts and sags toward its bottom centre.")
+    return {"description": description, "settings":
+            {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": 480},
+            "bodies": bodies, "joints": joints}
+
+
+def box_chain(n=12, link=0.5, height=7.0):
+    bodies, joints = [], []
+    for i in range(n):
+        bodies.append({"name": f"link{i}", "shape": {"type": "box", "size": [link, 0.12, 0.12]},
+                       "position": [link * i + link / 2, height, 0], "mass": 1})
+        joints.append({"type": "spherical", "body_a": "world" if i == 0 else f"link{i - 1}",
+                       "body_b": f"link{i}", "anchor": [link * i, height, 0]})
+    return {"description": "The paper's Fig. 7: a chain of 12 boxes (0.5 m, 1 kg) on hard "
+                           "spherical joints, hanging from the world, released horizontally.",
+            "settings": {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": 600},
+            "bodies": bodies, "joints": joints}
+
+
+if __name__ == "__main__":
+    write("spring_net.json", spring_net())
+    write("box_chain.json", box_chain())
