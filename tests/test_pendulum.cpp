@@ -21,8 +21,11 @@ struct Pendulum {
   Vec3 anchor_local;  // joint point in the body frame
 };
 
+// A box hung by a spherical joint at the origin, its centre `arm` below,
+// released `angle` out about Z (turned with the rod).
 Pendulum make_pendulum(double angle, int iterations, double stiffness,
-                       Vec3 size = {kSide, kSide, kSide}, LocalStep local_step = LocalStep::Rigid) {
+                       Vec3 size = {kSide, kSide, kSide}, double arm = kArm,
+                       LocalStep local_step = LocalStep::Rigid) {
   WorldDef wd = default_world_def();
   wd.iterations = iterations;
   wd.local_step = local_step;
@@ -30,8 +33,8 @@ Pendulum make_pendulum(double angle, int iterations, double stiffness,
   BodyDef b = default_body_def();
   b.shape = box_shape(size);
   b.mass = 1;
-  b.position = {kArm * std::sin(angle), -kArm * std::cos(angle), 0};
-  b.orientation = {std::cos(angle / 2), 0, 0, std::sin(angle / 2)};  // turned with the rod
+  b.position = {arm * std::sin(angle), -arm * std::cos(angle), 0};
+  b.orientation = {std::cos(angle / 2), 0, 0, std::sin(angle / 2)};
   const BodyId bob = world.add_body(b);
   SphericalJointDef j;
   j.body_b = bob;
@@ -45,6 +48,13 @@ Pendulum make_pendulum(double angle, int iterations, double stiffness,
 double joint_gap(const Pendulum& p) {
   const BodyState s = p.world.body_state(p.bob);
   return length(rotate(s.orientation, p.anchor_local) + s.position);  // anchor is the origin
+}
+
+// Physical pendulum, 2 pi sqrt(I / (m g d)), with the first finite-amplitude
+// correction (theta0^2 / 16); inertia per kg about the pivot.
+double physical_pendulum_period(double inertia_per_kg, double arm, double theta0) {
+  return 2 * std::numbers::pi * std::sqrt(inertia_per_kg / (9.81 * arm)) *
+         (1 + theta0 * theta0 / 16);
 }
 
 struct Swing {
@@ -70,12 +80,10 @@ Swing swing(Pendulum& p, int steps) {
 }
 
 TEST(Pendulum, SmallAmplitudePeriodMatchesPhysicalPendulum) {
-  const double theta0 = 0.05, g = 9.81;
+  const double theta0 = 0.05;
   Pendulum p = make_pendulum(theta0, 20, 0);
   const double inertia = (kSide * kSide + kSide * kSide) / 12 + kArm * kArm;  // per kg, about z
-  // Physical pendulum with the first finite-amplitude correction (theta0^2/16).
-  const double expected =
-      2 * std::numbers::pi * std::sqrt(inertia / (g * kArm)) * (1 + theta0 * theta0 / 16);
+  const double expected = physical_pendulum_period(inertia, kArm, theta0);
   const Swing s = swing(p, 480);
   std::printf("cube pendulum: period %.5f s, expected %.5f s (%.3f%%), max joint gap %.3g m\n",
               s.period, expected, 100 * (s.period / expected - 1), s.max_gap);
@@ -90,24 +98,10 @@ TEST(Pendulum, RodHungFromItsEndHasTheRigidBodyPeriod) {
   // A 1 m x 0.1 m x 0.1 m rod hung from the centre of its top face: strongly
   // anisotropic, so the rotational response must use the true inertia
   // tr(Pi) - Pi about the swing axis, not Pi itself.
-  const double g = 9.81, len = 1.0, thick = 0.1, theta0 = 0.05;
-  WorldDef wd = default_world_def();
-  World world(wd);
-  BodyDef b = default_body_def();
-  b.shape = box_shape({thick, len, thick});
-  b.mass = 1;
-  const double arm = len / 2;
-  b.position = {arm * std::sin(theta0), -arm * std::cos(theta0), 0};
-  b.orientation = {std::cos(theta0 / 2), 0, 0, std::sin(theta0 / 2)};
-  const BodyId rod = world.add_body(b);
-  SphericalJointDef j;
-  j.body_b = rod;
-  world.add_spherical_joint(j);
-  const Vec3 local = transpose(to_matrix(b.orientation)) * (Vec3{} - b.position);
-  Pendulum p{std::move(world), rod, local};
+  const double len = 1.0, thick = 0.1, theta0 = 0.05, arm = len / 2;
+  Pendulum p = make_pendulum(theta0, 20, 0, {thick, len, thick}, arm);
   const double inertia = (len * len + thick * thick) / 12 + arm * arm;  // per kg, about z
-  const double expected =
-      2 * std::numbers::pi * std::sqrt(inertia / (g * arm)) * (1 + theta0 * theta0 / 16);
+  const double expected = physical_pendulum_period(inertia, arm, theta0);
   const Swing s = swing(p, 480);
   std::printf("rod pendulum: period %.5f s, expected %.5f s (%.3f%%), max joint gap %.3g m\n",
               s.period, expected, 100 * (s.period / expected - 1), s.max_gap);
@@ -120,7 +114,7 @@ TEST(Pendulum, PapersLocalStepLetsAnOffsetJointSag) {
   // 1 m from a 0.2 m cube's centre is mostly absorbed by stretching A (the
   // affine inertia along the arm is tiny), and the projection throws that
   // stretch away, so the joint barely holds the cube. Measured here: it falls.
-  Pendulum paper = make_pendulum(0, 20, 0, {kSide, kSide, kSide}, LocalStep::Paper);
+  Pendulum paper = make_pendulum(0, 20, 0, {kSide, kSide, kSide}, kArm, LocalStep::Paper);
   Pendulum rigid = make_pendulum(0, 20, 0);
   for (int n = 0; n < 60; ++n) {
     paper.world.step();
