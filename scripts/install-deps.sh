@@ -9,7 +9,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   clang-format
   # the interactive viewer: GLFW, OpenGL (Mesa), Dear ImGui; Xvfb for its tests
-  libglfw3-dev libgl-dev libgl1-mesa-dri libimgui-dev xvfb xauth
+  libglfw3-dev libgl-dev libgl1-mesa-dri libimgui-dev libstb-dev xvfb xauth
   # the HTML player's browser test
   chromium
 )

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/run_command.h"
+#include "cli/view_command.h"
 int main(int argc, char** argv) {
   CLI::App app{"pabd: Projective Affine Body Dynamics", "pabd"};
   app.set_version_flag("--version", std::string("pabd ") + PABD_VERSION);
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
 
   int exit_status = pabd::cli::kExitOk;
   pabd::cli::add_run_command(app, exit_status);
+  pabd::cli::add_view_command(app, exit_status);
 
   try {
     app.parse(argc, argv);

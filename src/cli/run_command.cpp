@@ -23,12 +23,19 @@
 #include <string>
 #include <vector>
 
+#include "output/recording.h"
 #include "pabd/scene.h"
 
 namespace pabd::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;  // monotonic, as the contract asks
+
+/// The scene file's name without its folders, for titles.
+std::string scene_name(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
 
 /// Default step count when neither --steps nor settings.steps is given.
 constexpr long long kDefaultSteps = 300;
@@ -43,6 +50,8 @@ struct RunArgs {
   std::string states_path;
   long long every = 1;
   std::string stats_path;
+  std::string gltf_path;
+  std::string html_path;
   bool quiet = false;
   CLI::Option* steps_opt = nullptr;
   CLI::Option* dt_opt = nullptr;
@@ -275,6 +284,11 @@ int run(const RunArgs& args, const CLI::App& cmd) {
 
   auto states = open_output(args.states_path);
   auto stats = open_output(args.stats_path);
+  // The animation outputs are written at the end; opening them now checks
+  // they are writable before anything is simulated.
+  open_output(args.gltf_path);
+  open_output(args.html_path);
+  const bool recording = !args.gltf_path.empty() || !args.html_path.empty();
 
   World world = build_world(scene, settings);  // SceneError -> status 2
 
@@ -296,6 +310,9 @@ int run(const RunArgs& args, const CLI::App& cmd) {
     write_states(*states, world, moving);
   }
 
+  Recording rec;
+  if (recording) rec = start_recording(world, scene_name(args.scene_path), int(args.every));
+
   Samples samples;
   Progress progress(steps, args.quiet);
   for (long long s = 1; s <= steps; ++s) {
@@ -314,6 +331,10 @@ int run(const RunArgs& args, const CLI::App& cmd) {
     }
     samples.add(wall_ms, world.last_timings());
     if (states && s % args.every == 0) write_states(*states, world, moving);
+    if (recording) {
+      record_step_timings(rec, world.last_timings());
+      if (s % args.every == 0) record_frame(rec, world);
+    }
     progress.update(s);
   }
   progress.finish();
@@ -322,7 +343,17 @@ int run(const RunArgs& args, const CLI::App& cmd) {
     throw RunFailure{kExitFailure, "pabd run: " + args.states_path + ": write failed"};
   if (stats && !(*stats << stats_json(info, samples).dump(2) << '\n').flush())
     throw RunFailure{kExitFailure, "pabd run: " + args.stats_path + ": write failed"};
+  try {
+    if (!args.gltf_path.empty()) write_gltf(rec, args.gltf_path);
+    if (!args.html_path.empty()) write_html(rec, args.html_path);
+  } catch (const Error& e) {
+    throw RunFailure{kExitFailure, std::string("pabd run: ") + e.what()};
+  }
   print_summary(info, samples);
+  if (!args.html_path.empty() && !args.quiet)
+    std::printf("  player      %s (open it in a web browser)\n", args.html_path.c_str());
+  if (!args.gltf_path.empty() && !args.quiet)
+    std::printf("  glTF        %s\n", args.gltf_path.c_str());
   return kExitOk;
 }
 
@@ -366,9 +397,14 @@ void add_run_command(CLI::App& app, int& exit_status) {
       cmd->add_option("--threads", args->threads, "OpenMP threads, 0 = OpenMP's default");
   cmd->add_option("--states", args->states_path,
                   "Write every non-static body's state to this CSV file");
-  cmd->add_option("--every", args->every, "With --states: write every M-th step (default 1)");
+  cmd->add_option("--every", args->every,
+                  "With --states, --gltf, --html: every M-th step (default 1)");
   cmd->add_option("--stats", args->stats_path,
                   "Write run statistics and timings to this JSON file");
+  cmd->add_option("--gltf", args->gltf_path,
+                  "Write an animated glTF 2.0 binary (.glb), a frame every --every steps");
+  cmd->add_option("--html", args->html_path,
+                  "Write a self-contained HTML player, a frame every --every steps");
   cmd->add_flag("--quiet", args->quiet, "No progress line on stderr");
   cmd->callback([args, cmd, &exit_status] { exit_status = run_and_report(*args, *cmd); });
 }
