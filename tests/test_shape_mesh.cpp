@@ -30,7 +30,7 @@ void expect_outward(const TriangleMesh& m) {
 TEST(ShapeMesh, BoxIsExact) {
   const ShapeDef box = box_shape({1, 2, 3});
   const TriangleMesh m = shape_mesh(box);
-  EXPECT_EQ(m.indices.size(), 36u);              // 12 triangles
+  EXPECT_EQ(m.indices.size(), 36u);             // 12 triangles
   EXPECT_NEAR(enclosed_volume(m), 6.0, 1e-12);  // flat faces: exact
   expect_outward(m);
 }

@@ -43,16 +43,14 @@ std::string out_path(const std::string& name) {
   return std::string(PABD_TEST_OUTPUT_DIR) + "/viewer_" + name;
 }
 
-/// Frames per run. The scripted drag presses on frame 10 and moves for 100
-/// frames (releasing on frame 111), so after 110 frames the spring still holds
-/// the bob near the end of the drag. A longer run would let the released
-/// pendulum swing on, and where a swinging bob ends up says nothing about the
-/// direction it was pulled in.
-constexpr int kFrames = 110;
+/// Frames per run. The scripted drag presses on frame 10, moves for 100 frames
+/// and then holds the mouse still until the run ends, so for the last 190
+/// frames the spring holds the bob near the end of the drag.
+constexpr int kFrames = 300;
 
 /// Drag from the bob's centre 100 px left and 300 px up. Under the default
 /// camera (framing the scene, looking along -Z) that lifts the bob above its
-/// pivot's height, far from where the free pendulum is after 110 steps.
+/// pivot's height, far from where the free pendulum is after 300 steps.
 constexpr const char* kDrag = "0,0,-100,-300";
 
 /// Runs the viewer on scenes/pendulum.json; the drag only when `drag` is set.

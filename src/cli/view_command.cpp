@@ -105,9 +105,10 @@ void add_view_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--frames", args->frames, "Quit after N frames (default: run until closed)");
   cmd->add_option("--screenshot", args->screenshot,
                   "Write the last frame as a PNG file before quitting (use with --frames)");
-  cmd->add_option("--drag", args->drag,
-                  "Scripted mouse drag \"x0,y0,x1,y1\" in window pixels: press at (x0,y0) on "
-                  "frame 10, move linearly to (x1,y1) over the next 100 frames, release");
+  cmd->add_option(
+      "--drag", args->drag,
+      "Scripted mouse drag \"x0,y0,x1,y1\" in window pixels: press at (x0,y0) on "
+      "frame 10, move linearly to (x1,y1) over the next 100 frames, hold until the end");
   auto* drag_body = cmd->add_option(
       "--drag-body", args->drag_body,
       "Start the scripted drag at this body's centre as seen on frame 10; the drag then moves by "

@@ -207,7 +207,7 @@ void App::scripted_drag(long long frame) {
   if (!opt_.has_drag) return;
   int w, h;
   window_size(&w, &h);
-  const long long press = kDragPressFrame, release = kDragPressFrame + kDragMoveFrames + 1;
+  const long long press = kDragPressFrame, arrive = kDragPressFrame + kDragMoveFrames;
   if (frame == press) {
     script_x0_ = opt_.drag[0];
     script_y0_ = opt_.drag[1];
@@ -224,16 +224,15 @@ void App::scripted_drag(long long frame) {
       std::fprintf(stderr, "pabd view: scripted drag at (%.1f, %.1f) hit no movable body\n",
                    script_x0_, script_y0_);
     }
-  } else if (frame > press && frame < release) {
-    // With --drag-body the end point keeps the offset (x1 - x0, y1 - y0).
-    const double s = static_cast<double>(frame - press) / kDragMoveFrames;
+  } else if (frame > press) {
+    // With --drag-body the end point keeps the offset (x1 - x0, y1 - y0); after
+    // `arrive` the mouse holds still (the button stays down until the run ends).
+    const double s = frame < arrive ? static_cast<double>(frame - press) / kDragMoveFrames : 1.0;
     const double x1 = script_x0_ + (opt_.drag[2] - opt_.drag[0]);
     const double y1 = script_y0_ + (opt_.drag[3] - opt_.drag[1]);
     spring_.move(*world_, camera_, script_x0_ + s * (x1 - script_x0_),
                  script_y0_ + s * (y1 - script_y0_), w, h);
     if (spring_.active()) report_target_ = spring_.target();
-  } else if (frame == release) {
-    spring_.end(*world_);
   }
 }
 

@@ -25,7 +25,8 @@ struct ViewerOptions {
 };
 
 /// Frames of the scripted drag: press on kDragPressFrame, move linearly to
-/// the end point over the next kDragMoveFrames frames, release on the frame after.
+/// the end point over the next kDragMoveFrames frames, then hold it there until
+/// the run ends (as a user holding the mouse button down).
 inline constexpr long long kDragPressFrame = 10;
 inline constexpr long long kDragMoveFrames = 100;
 
