@@ -304,15 +304,27 @@ TEST(SceneBuild, BuildsBodiesAndJointsInOrder) {
 
 TEST(SceneBuild, UnsupportedJointTypeIsASceneError) {
   const Scene s = parse_scene(joint(R"({"type": "spherical", "body_a": "a", "body_b": "b",
-      "anchor": [0, 1, 0]}, {"type": "hinge", "body_a": "a", "body_b": "b",
+      "anchor": [0, 1, 0]}, {"type": "slider", "body_a": "a", "body_b": "b",
       "anchor": [0, 1, 0], "axis": [0, 0, 1]})"),
                               kFile);
   try {
     build_world(s, s.settings);
-    FAIL() << "hinge joints are not implemented, build_world must say so";
+    FAIL() << "slider joints are not implemented, build_world must say so";
   } catch (const SceneError& e) {
-    EXPECT_STREQ(e.what(), "test.json: /joints/1/type: joint type 'hinge' is not supported yet");
+    EXPECT_STREQ(e.what(), "test.json: /joints/1/type: joint type 'slider' is not supported yet");
   }
+}
+
+TEST(SceneBuild, HingeAndFixedJointsAreBuilt) {
+  const Scene s = parse_scene(joint(R"({"type": "hinge", "body_a": "world", "body_b": "a",
+      "anchor": [0, 1, 0], "axis": [0, 0, 2]}, {"type": "fixed", "body_a": "a", "body_b": "b",
+      "anchor": [0, 1, 0]})"),
+                              kFile);
+  const World world = build_world(s, s.settings);
+  ASSERT_EQ(world.joint_count(), 2);
+  EXPECT_EQ(world.joint_info(world.joint_at(0)).kind, JointKind::Hinge);
+  EXPECT_EQ(world.joint_info(world.joint_at(1)).kind, JointKind::Fixed);
+  EXPECT_TRUE(world.joint_info(world.joint_at(0)).hard);  // no stiffness: hard
 }
 
 TEST(SceneBuild, WorldApiErrorsArePrefixedWithFileAndPath) {

@@ -140,7 +140,7 @@ struct SphericalJointDef {
 };
 
 /// Kinds of joint a JointId can name.
-enum class JointKind { Spring, Spherical };
+enum class JointKind { Spring, Spherical, Hinge, Fixed };
 
 /// A joint as seen from outside, at the current state (for drawing and tools).
 struct JointInfo {
@@ -150,6 +150,25 @@ struct JointInfo {
   Vec3 world_a;                           ///< first end's point, world frame, now [m]
   Vec3 world_b;                           ///< second end's point, world frame, now [m]
   bool hard = false;                      ///< true for a hard (augmented-Lagrangian) joint
+};
+
+/// Hinge (revolute joint): the bodies keep a common axis through `anchor` and
+/// turn freely about it. Built from two point bonds on the axis.
+struct HingeJointDef {
+  BodyId body_a = world_frame();  ///< first body, or world_frame()
+  BodyId body_b = world_frame();  ///< second body, or world_frame()
+  Vec3 anchor{0, 0, 0};           ///< a point on the axis, world frame at the current pose [m]
+  Vec3 axis{0, 0, 1};             ///< axis direction, world frame (normalised; not zero)
+  Real stiffness = 0;             ///< [N/m] per point bond; 0 = hard constraint
+};
+
+/// Fixed (weld) joint: the bodies keep their relative pose. Built from three
+/// non-collinear point bonds around `anchor`.
+struct FixedJointDef {
+  BodyId body_a = world_frame();  ///< first body, or world_frame()
+  BodyId body_b = world_frame();  ///< second body, or world_frame()
+  Vec3 anchor{0, 0, 0};           ///< weld point, world frame at the current pose [m]
+  Real stiffness = 0;             ///< [N/m] per point bond; 0 = hard constraint
 };
 
 /// State of one body.
@@ -201,6 +220,10 @@ class World {
   JointId add_spring(const SpringDef& def);
   /// Adds a spherical joint; throws Error on invalid input.
   JointId add_spherical_joint(const SphericalJointDef& def);
+  /// Adds a hinge joint; throws Error on invalid input.
+  JointId add_hinge_joint(const HingeJointDef& def);
+  /// Adds a fixed joint; throws Error on invalid input.
+  JointId add_fixed_joint(const FixedJointDef& def);
 
   /// Moves the world end of a joint whose body_a or body_b is world_frame() (a
   /// mouse spring, a moving anchor); throws Error if it has no world end.

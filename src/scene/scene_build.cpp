@@ -87,9 +87,26 @@ World build_world(const Scene& scene, const WorldDef& settings) {
         at_path(scene, joint.json_path, [&] { return world.add_spring(def); });
         break;
       }
-      case JointType::Hinge:
+      case JointType::Hinge: {
+        HingeJointDef def;
+        def.body_a = a;
+        def.body_b = b;
+        def.anchor = joint.anchor;
+        def.axis = joint.axis;
+        def.stiffness = joint.stiffness;
+        at_path(scene, joint.json_path, [&] { return world.add_hinge_joint(def); });
+        break;
+      }
+      case JointType::Fixed: {
+        FixedJointDef def;
+        def.body_a = a;
+        def.body_b = b;
+        def.anchor = joint.anchor;
+        def.stiffness = joint.stiffness;
+        at_path(scene, joint.json_path, [&] { return world.add_fixed_joint(def); });
+        break;
+      }
       case JointType::Slider:
-      case JointType::Fixed:
         throw SceneError(scene.file + ": " + joint.json_path + "/type: joint type '" +
                          joint_type_name(joint.type) + "' is not supported yet");
     }

@@ -222,22 +222,86 @@ JointId World::add_spring(const SpringDef& def) {
   return add_joint(w, JointKind::Spring, bond, 1);
 }
 
-JointId World::add_spherical_joint(const SphericalJointDef& def) {
-  WorldImpl& w = *impl_;
-  const int a = check_body(w, def.body_a, true, "spherical joint body_a");
-  const int b = check_body(w, def.body_b, true, "spherical joint body_b");
-  if (a < 0 && b < 0) throw Error("spherical joint: expected at least one body, both are world");
-  if (a == b) throw Error("spherical joint: expected two different bodies, got one body twice");
-  if (!finite(def.anchor)) throw Error("spherical joint: anchor: expected finite numbers");
-  if (!std::isfinite(def.stiffness) || def.stiffness < 0)
-    throw Error("spherical joint: stiffness: expected a finite number >= 0 (0 = hard)");
-  const bool hard = def.stiffness == 0;
+namespace {
+
+/// Largest distance from a body's centre to its surface [m] (0 for the world or a plane).
+Real bounding_radius(const WorldImpl& w, int body) {
+  if (body < 0) return 0;
+  const ShapeDef& s = w.shapes[body];
+  switch (s.type) {
+    case ShapeType::Box:
+      return Real(0.5) * length(s.size);
+    case ShapeType::Sphere:
+      return s.radius;
+    case ShapeType::Capsule:
+      return s.radius + s.half_height;
+    case ShapeType::Plane:
+      return 0;
+  }
+  return 0;
+}
+
+/// A joint made of point-coincidence bonds at the given world points: every
+/// joint type that only pins points (spherical 1, hinge 2, fixed 3).
+JointId add_point_joint(WorldImpl& w, JointKind kind, const char* what, BodyId body_a,
+                        BodyId body_b, const Vec3* points, int count, Real stiffness) {
+  const int a = check_body(w, body_a, true, what);
+  const int b = check_body(w, body_b, true, what);
+  const std::string name(what);
+  if (a == b) throw Error(name + ": expected two different bodies, got one body twice");
   const bool a_moves = a >= 0 && !w.is_static[a], b_moves = b >= 0 && !w.is_static[b];
   if (!a_moves && !b_moves)
-    throw Error("spherical joint: expected at least one dynamic body, both ends are fixed");
-  const int bond = w.add_bond(BondKind::Point, a, w.to_local(a, def.anchor), b,
-                              w.to_local(b, def.anchor), def.stiffness, 0, hard);
-  return add_joint(w, JointKind::Spherical, bond, 1);
+    throw Error(name + ": expected at least one dynamic body, both ends are fixed");
+  if (!std::isfinite(stiffness) || stiffness < 0)
+    throw Error(name + ": stiffness: expected a finite number >= 0 (0 = hard)");
+  for (int k = 0; k < count; ++k)
+    if (!finite(points[k])) throw Error(name + ": anchor: expected finite numbers");
+  const bool hard = stiffness == 0;
+  const int first = w.bond_count();
+  for (int k = 0; k < count; ++k)
+    w.add_bond(BondKind::Point, a, w.to_local(a, points[k]), b, w.to_local(b, points[k]), stiffness,
+               0, hard);
+  return add_joint(w, kind, first, count);
+}
+
+/// Distance between the points that fix a joint's orientation: the larger
+/// body's bounding radius, so the lever matches the body (at least 5 cm).
+Real joint_lever(const WorldImpl& w, BodyId a, BodyId b) {
+  const Real ra = a.is_world() ? 0 : bounding_radius(w, static_cast<int>(a.index));
+  const Real rb = b.is_world() ? 0 : bounding_radius(w, static_cast<int>(b.index));
+  const Real r = ra > rb ? ra : rb;
+  return r > Real(0.05) ? r : Real(0.05);
+}
+
+}  // namespace
+
+JointId World::add_spherical_joint(const SphericalJointDef& def) {
+  return add_point_joint(*impl_, JointKind::Spherical, "spherical joint", def.body_a, def.body_b,
+                         &def.anchor, 1, def.stiffness);
+}
+
+JointId World::add_hinge_joint(const HingeJointDef& def) {
+  const Real n = length(def.axis);
+  if (!std::isfinite(n) || n == 0)
+    throw Error("hinge joint: axis: expected a finite, non-zero vector");
+  // Two points on the axis: pinning both leaves only the turn about it.
+  check_body(*impl_, def.body_a, true, "hinge joint");
+  check_body(*impl_, def.body_b, true, "hinge joint");
+  const Real lever = joint_lever(*impl_, def.body_a, def.body_b);
+  const Vec3 points[2] = {def.anchor, def.anchor + (lever / n) * def.axis};
+  return add_point_joint(*impl_, JointKind::Hinge, "hinge joint", def.body_a, def.body_b, points, 2,
+                         def.stiffness);
+}
+
+JointId World::add_fixed_joint(const FixedJointDef& def) {
+  check_body(*impl_, def.body_a, true, "fixed joint");
+  check_body(*impl_, def.body_b, true, "fixed joint");
+  const Real lever = joint_lever(*impl_, def.body_a, def.body_b);
+  // Three non-collinear points pin all six relative degrees of freedom.
+  const Vec3 points[3] = {def.anchor, def.anchor + Vec3{lever, 0, 0},
+                          def.anchor + Vec3{0, lever, 0}};
+  return add_point_joint(*impl_, JointKind::Fixed, "fixed joint", def.body_a, def.body_b, points, 3,
+                         def.stiffness);
 }
 
 void World::set_world_anchor(JointId id, Vec3 anchor) {
