@@ -49,6 +49,20 @@ double round4(double x) {
 
 json vec3(Vec3 v) { return json::array({round6(v.x), round6(v.y), round6(v.z)}); }
 
+const char* joint_kind_name(JointKind kind) {
+  switch (kind) {
+    case JointKind::Spring:
+      return "spring";
+    case JointKind::Spherical:
+      return "spherical";
+    case JointKind::Hinge:
+      return "hinge";
+    case JointKind::Fixed:
+      return "fixed";
+  }
+  return "joint";
+}
+
 json shape_json(const ShapeDef& s) {
   switch (s.type) {
     case ShapeType::Plane:
@@ -107,9 +121,8 @@ json recording_json(const Recording& rec) {
   }
   json joints = json::array();
   for (const RecordedJoint& j : rec.joints)
-    joints.push_back({{"kind", j.kind == JointKind::Spring ? "spring" : "spherical"},
-                      {"body_a", j.body_a},
-                      {"body_b", j.body_b}});
+    joints.push_back(
+        {{"kind", joint_kind_name(j.kind)}, {"body_a", j.body_a}, {"body_b", j.body_b}});
   return {{"format", "pabd-recording"},
           {"version", 1},
           {"scene", rec.scene},
