@@ -121,3 +121,73 @@ TEST(Fixed, WeldedPairHoldsItsRelativePose) {
 
 }  // namespace
 }  // namespace pabd
+
+namespace pabd {
+namespace {
+
+TEST(Slider, BoxSlidesDownAnInclinedRailWithoutTurning) {
+  // A 1 kg box on a frictionless rail at 45 degrees, kicked about two axes:
+  // the joint must cancel the kick's turn and every sideways motion, and let
+  // gravity's along-rail part act in full.
+  WorldDef wd = default_world_def();
+  World world(wd);
+  BodyDef b = default_body_def();
+  b.shape = box_shape({0.3, 0.2, 0.2});
+  b.mass = 1;
+  b.angular_velocity = {3, 0, 2};
+  const BodyId box = world.add_body(b);
+  const Vec3 axis = (1 / std::sqrt(2.0)) * Vec3{1, -1, 0};
+  SliderJointDef s;
+  s.body_b = box;
+  s.axis = axis;
+  world.add_slider_joint(s);
+  double off_axis = 0, turn = 0;
+  const int steps = 60;
+  for (int n = 0; n < steps; ++n) {
+    ASSERT_TRUE(world.step().ok);
+    const BodyState st = world.body_state(box);
+    off_axis = std::fmax(off_axis, length(st.position - dot(st.position, axis) * axis));
+    turn = std::fmax(turn, 2 * std::asin(std::fmin(1.0, length({st.orientation.x, st.orientation.y,
+                                                                st.orientation.z}))));
+  }
+  const double h = wd.dt, g_along = 9.81 / std::sqrt(2.0);
+  // Symplectic Euler from rest under a constant force: s_n = g h^2 n (n+1) / 2.
+  const double expected = g_along * h * h * steps * (steps + 1) / 2;
+  const double travelled = dot(world.body_state(box).position, axis);
+  std::printf("slider: off-axis %.3g m, turn %.3g deg, travel %.5f m (expected %.5f)\n", off_axis,
+              turn * kDeg, travelled, expected);
+  EXPECT_LT(off_axis, 1e-3);    // issue 3's bounds: on its axis within 1 mm...
+  EXPECT_LT(turn * kDeg, 0.5);  // ...and its orientation within 0.5 degrees
+  // The rail takes only the across-rail force: the travel matches the
+  // frictionless closed form to 1% (the kick's transient costs a little).
+  EXPECT_NEAR(travelled, expected, 0.01 * expected);
+}
+
+TEST(Distance, RodPendulumKeepsItsLengthAndSpinsFreely) {
+  // A sphere on a 1.5 m massless rod from the world: the distance holds while
+  // the sphere keeps spinning about the rod (rotation is free).
+  World world;
+  BodyDef b = default_body_def();
+  b.shape = sphere_shape(0.1);
+  b.mass = 1;
+  b.position = {1.5, 0, 0};
+  b.angular_velocity = {5, 0, 0};
+  const BodyId ball = world.add_body(b);
+  DistanceJointDef rod;
+  rod.body_b = ball;
+  rod.anchor_a = {0, 0, 0};
+  rod.anchor_b = {1.5, 0, 0};
+  world.add_distance_joint(rod);
+  double err = 0;
+  for (int n = 0; n < 300; ++n) {
+    ASSERT_TRUE(world.step().ok);
+    err = std::fmax(err, std::fabs(length(world.body_state(ball).position) - 1.5));
+  }
+  const Vec3 w = world.body_state(ball).angular_velocity;
+  std::printf("distance joint: length error %.3g m, spin %.4f rad/s\n", err, length(w));
+  EXPECT_LT(err, 1e-3);               // a rigid rod: within 1 mm
+  EXPECT_NEAR(length(w), 5.0, 0.05);  // the joint exerts no torque on the ball
+}
+
+}  // namespace
+}  // namespace pabd

@@ -140,7 +140,7 @@ struct SphericalJointDef {
 };
 
 /// Kinds of joint a JointId can name.
-enum class JointKind { Spring, Spherical, Hinge, Fixed };
+enum class JointKind { Spring, Spherical, Hinge, Fixed, Slider, Distance };
 
 /// A joint as seen from outside, at the current state (for drawing and tools).
 struct JointInfo {
@@ -169,6 +169,28 @@ struct FixedJointDef {
   BodyId body_b = world_frame();  ///< second body, or world_frame()
   Vec3 anchor{0, 0, 0};           ///< weld point, world frame at the current pose [m]
   Real stiffness = 0;             ///< [N/m] per point bond; 0 = hard constraint
+};
+
+/// Slider (prismatic joint): the bodies keep their relative orientation and
+/// body_b slides along `axis` (turning with body_a). Built from three
+/// point-on-line bonds.
+struct SliderJointDef {
+  BodyId body_a = world_frame();  ///< body carrying the rail, or world_frame()
+  BodyId body_b = world_frame();  ///< sliding body, or world_frame()
+  Vec3 anchor{0, 0, 0};           ///< a point on the rail, world frame at the current pose [m]
+  Vec3 axis{1, 0, 0};             ///< direction of free translation (normalised; not zero)
+  Real stiffness = 0;             ///< [N/m] per bond; 0 = hard constraint
+};
+
+/// Distance joint (rigid rod): two points stay a fixed distance apart; all
+/// rotations are free.
+struct DistanceJointDef {
+  BodyId body_a = world_frame();  ///< first body, or world_frame()
+  BodyId body_b = world_frame();  ///< second body, or world_frame()
+  Vec3 anchor_a{0, 0, 0};         ///< first end, world frame at the current pose [m]
+  Vec3 anchor_b{0, 0, 0};         ///< second end, world frame at the current pose [m]
+  Real length = 0;                ///< [m]; 0 = the anchors' current distance
+  Real stiffness = 0;             ///< [N/m]; 0 = hard, > 0 = a spring of that rest length
 };
 
 /// State of one body.
@@ -224,6 +246,10 @@ class World {
   JointId add_hinge_joint(const HingeJointDef& def);
   /// Adds a fixed joint; throws Error on invalid input.
   JointId add_fixed_joint(const FixedJointDef& def);
+  /// Adds a slider joint; throws Error on invalid input.
+  JointId add_slider_joint(const SliderJointDef& def);
+  /// Adds a distance joint; throws Error on invalid input.
+  JointId add_distance_joint(const DistanceJointDef& def);
 
   /// Moves the world end of a joint whose body_a or body_b is world_frame() (a
   /// mouse spring, a moving anchor); throws Error if it has no world end.

@@ -19,8 +19,10 @@ namespace pabd {
 
 /// Kinds of bond. Each kind is one header in src/bonds/ with its law.
 enum class BondKind : std::uint8_t {
-  Spring = 0,  ///< k/2 (d - l)^2
-  Point = 1,   ///< point coincidence, soft (k/2 d^2) or hard (augmented Lagrangian)
+  Spring = 0,    ///< k/2 (d - l)^2
+  Point = 1,     ///< point coincidence, soft (k/2 d^2) or hard (augmented Lagrangian)
+  Line = 2,      ///< point on a line that turns with end a's body (slider), soft or hard
+  Distance = 3,  ///< fixed distance between two points (rigid rod), hard
 };
 
 struct BondArrays {
@@ -28,10 +30,12 @@ struct BondArrays {
 
   // Model.
   const BondKind* kind = nullptr;
-  const int* end_body = nullptr;       ///< per end: body index, < 0 = world
-  const Vec3* end_local = nullptr;     ///< per end: material point (world point for the world)
-  const Real* stiffness = nullptr;     ///< [N/m]; 0 with `hard` = augmented Lagrangian
-  const Real* rest_length = nullptr;   ///< [m] (springs)
+  const int* end_body = nullptr;      ///< per end: body index, < 0 = world
+  const Vec3* end_local = nullptr;    ///< per end: material point (world point for the world)
+  const Real* stiffness = nullptr;    ///< [N/m]; 0 with `hard` = augmented Lagrangian
+  const Real* rest_length = nullptr;  ///< [m] (springs, distance bonds)
+  const Vec3* axis =
+      nullptr;  ///< line bonds: unit direction in end a's body frame (world if a < 0)
   const std::uint8_t* hard = nullptr;  ///< 1 = hard constraint
 
   // Augmented-Lagrangian state, carried across steps (warm start).

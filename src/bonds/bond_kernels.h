@@ -5,6 +5,8 @@
 
 #include "body/body_arrays.h"
 #include "bonds/bond_arrays.h"
+#include "bonds/distance_bond.h"
+#include "bonds/line_bond.h"
 #include "bonds/point_bond.h"
 #include "bonds/spring_bond.h"
 
@@ -13,6 +15,19 @@ namespace pabd {
 /// 1/m of a bond end's body; 0 for the world and static bodies (they never move).
 PABD_HD Real inverse_mass(const BodyArrays& bodies, int body) {
   return (body < 0 || bodies.is_static[body]) ? Real(0) : Real(1) / bodies.mass[body];
+}
+
+/// End a's share of the two ends' inverse mass (1 against the world).
+PABD_HD Real share_of_a(const BodyArrays& bodies, const BondArrays& bonds, int i) {
+  const Real inv_a = inverse_mass(bodies, bonds.end_body[2 * i]);
+  const Real inv_b = inverse_mass(bodies, bonds.end_body[2 * i + 1]);
+  return inv_a / (inv_a + inv_b);
+}
+
+/// World direction of a line bond: its axis turned with end a's body.
+PABD_HD Vec3 line_direction(const BodyArrays& bodies, const BondArrays& bonds, int i) {
+  const int a = bonds.end_body[2 * i];
+  return a < 0 ? bonds.axis[i] : bodies.affine[a] * bonds.axis[i];
 }
 
 /// Evaluates bond i at the current iterate and stores its ends' weights and pulls.
@@ -28,15 +43,30 @@ PABD_HD void bond_weights_kernel(const BodyArrays& bodies, const BondArrays& bon
       break;
     case BondKind::Point:
       if (bonds.hard[i]) {
-        const Real inv_a = inverse_mass(bodies, bonds.end_body[ea]);
-        const Real inv_b = inverse_mass(bodies, bonds.end_body[eb]);
-        const Real share_a = inv_a / (inv_a + inv_b);
+        const Real share_a = share_of_a(bodies, bonds, i);
         out = hard_point_weights(ya, yb, bonds.penalty[i], bonds.lambda[i], share_a,
                                  Real(1) - share_a, h2);
       } else {
         out = point_weights(ya, yb, bonds.stiffness[i], h2);
       }
       break;
+    case BondKind::Line: {
+      const Vec3 d = line_direction(bodies, bonds, i);
+      if (bonds.hard[i]) {
+        const Real share_a = share_of_a(bodies, bonds, i);
+        out = hard_line_weights(ya, yb, d, bonds.penalty[i], bonds.lambda[i], share_a,
+                                Real(1) - share_a, h2);
+      } else {
+        out = line_weights(ya, yb, d, bonds.stiffness[i], h2);
+      }
+      break;
+    }
+    case BondKind::Distance: {
+      const Real share_a = share_of_a(bodies, bonds, i);
+      out = hard_distance_weights(ya, yb, bonds.rest_length[i], bonds.penalty[i], bonds.lambda[i].x,
+                                  share_a, Real(1) - share_a, h2);
+      break;
+    }
   }
   bonds.end_weight[ea] = out.weight_a;
   bonds.end_pull[ea] = out.pull_a;
@@ -90,6 +120,14 @@ PABD_HD void bond_dual_kernel(const BodyArrays& bodies, const BondArrays& bonds,
       point_dual_update(ya, yb, s, dual_step_bound(bodies, bonds, i, h2), bonds.penalty[i],
                         bonds.lambda[i]);
       break;
+    case BondKind::Line:
+      line_dual_update(ya, yb, line_direction(bodies, bonds, i), s,
+                       dual_step_bound(bodies, bonds, i, h2), bonds.penalty[i], bonds.lambda[i]);
+      break;
+    case BondKind::Distance:
+      distance_dual_update(ya, yb, bonds.rest_length[i], s, dual_step_bound(bodies, bonds, i, h2),
+                           bonds.penalty[i], bonds.lambda[i]);
+      break;
     case BondKind::Spring:
       break;
   }
@@ -106,6 +144,13 @@ PABD_HD Real bond_energy_kernel(const BodyArrays& bodies, const BondArrays& bond
     case BondKind::Point:
       return bonds.hard[i] ? point_energy(ya, yb, bonds.penalty[i], bonds.lambda[i])
                            : point_energy(ya, yb, bonds.stiffness[i], Vec3{});
+    case BondKind::Line: {
+      const Vec3 d = line_direction(bodies, bonds, i);
+      return bonds.hard[i] ? line_energy(ya, yb, d, bonds.penalty[i], bonds.lambda[i])
+                           : line_energy(ya, yb, d, bonds.stiffness[i], Vec3{});
+    }
+    case BondKind::Distance:
+      return distance_energy(ya, yb, bonds.rest_length[i], bonds.penalty[i], bonds.lambda[i].x);
   }
   return 0;
 }

@@ -59,6 +59,10 @@ const char* joint_kind_name(JointKind kind) {
       return "hinge";
     case JointKind::Fixed:
       return "fixed";
+    case JointKind::Slider:
+      return "slider";
+    case JointKind::Distance:
+      return "distance";
   }
   return "joint";
 }

@@ -21,8 +21,10 @@ void parallel_for(const ParallelFor& custom, int threads, int count, const Fn& f
     });
     return;
   }
-// Small ranges run inline: a fork-join costs more than a few kernel calls.
-#pragma omp parallel for schedule(static) num_threads(threads) if (count >= 64)
+// Small ranges run inline: a fork-join costs microseconds on idle cores and a
+// scheduler time slice when another process holds one, more than a few
+// hundred kernel calls of ~100 ns each.
+#pragma omp parallel for schedule(static) num_threads(threads) if (count >= 512)
   for (int i = 0; i < count; ++i) fn(i);
 }
 

@@ -80,6 +80,7 @@ BondArrays WorldImpl::bond_arrays() {
   c.end_local = end_local.data();
   c.stiffness = bond_stiffness.data();
   c.rest_length = bond_rest_length.data();
+  c.axis = bond_axis.data();
   c.hard = bond_hard.data();
   c.penalty = bond_penalty.data();
   c.lambda = bond_lambda.data();
@@ -101,7 +102,7 @@ Vec3 WorldImpl::to_local(int body, Vec3 p) const {
 }
 
 int WorldImpl::add_bond(BondKind kind, int body_a, Vec3 local_a, int body_b, Vec3 local_b,
-                        Real stiffness, Real rest_length, bool hard) {
+                        Real stiffness, Real rest_length, bool hard, Vec3 axis) {
   bond_kind.push_back(kind);
   end_body.push_back(body_a);
   end_body.push_back(body_b);
@@ -109,6 +110,7 @@ int WorldImpl::add_bond(BondKind kind, int body_a, Vec3 local_a, int body_b, Vec
   end_local.push_back(local_b);
   bond_stiffness.push_back(stiffness);
   bond_rest_length.push_back(rest_length);
+  bond_axis.push_back(axis);
   bond_hard.push_back(hard ? 1 : 0);
   bond_penalty.push_back(settings.hard_stiffness_start);
   bond_lambda.push_back(Vec3{});
@@ -241,10 +243,9 @@ Real bounding_radius(const WorldImpl& w, int body) {
   return 0;
 }
 
-/// A joint made of point-coincidence bonds at the given world points: every
-/// joint type that only pins points (spherical 1, hinge 2, fixed 3).
-JointId add_point_joint(WorldImpl& w, JointKind kind, const char* what, BodyId body_a,
-                        BodyId body_b, const Vec3* points, int count, Real stiffness) {
+/// Checks the two ends of a joint of bonds; returns their body indices.
+std::pair<int, int> check_joint_ends(const WorldImpl& w, const char* what, BodyId body_a,
+                                     BodyId body_b, Real stiffness) {
   const int a = check_body(w, body_a, true, what);
   const int b = check_body(w, body_b, true, what);
   const std::string name(what);
@@ -254,13 +255,24 @@ JointId add_point_joint(WorldImpl& w, JointKind kind, const char* what, BodyId b
     throw Error(name + ": expected at least one dynamic body, both ends are fixed");
   if (!std::isfinite(stiffness) || stiffness < 0)
     throw Error(name + ": stiffness: expected a finite number >= 0 (0 = hard)");
+  return {a, b};
+}
+
+/// A joint made of point bonds of one kind at the given world points: every
+/// joint type that pins points (spherical 1, hinge 2, fixed 3) or puts them on
+/// a rail (slider 3, along `axis`).
+JointId add_point_joint(WorldImpl& w, JointKind kind, const char* what, BodyId body_a,
+                        BodyId body_b, const Vec3* points, int count, Real stiffness,
+                        BondKind bond = BondKind::Point, Vec3 axis = Vec3{}) {
+  const auto [a, b] = check_joint_ends(w, what, body_a, body_b, stiffness);
   for (int k = 0; k < count; ++k)
-    if (!finite(points[k])) throw Error(name + ": anchor: expected finite numbers");
+    if (!finite(points[k])) throw Error(std::string(what) + ": anchor: expected finite numbers");
   const bool hard = stiffness == 0;
+  const Vec3 axis_local = a < 0 ? axis : transpose(w.affine[a]) * axis;  // rail turns with a
   const int first = w.bond_count();
   for (int k = 0; k < count; ++k)
-    w.add_bond(BondKind::Point, a, w.to_local(a, points[k]), b, w.to_local(b, points[k]), stiffness,
-               0, hard);
+    w.add_bond(bond, a, w.to_local(a, points[k]), b, w.to_local(b, points[k]), stiffness, 0, hard,
+               axis_local);
   return add_joint(w, kind, first, count);
 }
 
@@ -291,6 +303,39 @@ JointId World::add_hinge_joint(const HingeJointDef& def) {
   const Vec3 points[2] = {def.anchor, def.anchor + (lever / n) * def.axis};
   return add_point_joint(*impl_, JointKind::Hinge, "hinge joint", def.body_a, def.body_b, points, 2,
                          def.stiffness);
+}
+
+JointId World::add_slider_joint(const SliderJointDef& def) {
+  const Real n = length(def.axis);
+  if (!std::isfinite(n) || n == 0)
+    throw Error("slider joint: axis: expected a finite, non-zero vector");
+  check_body(*impl_, def.body_a, true, "slider joint");
+  check_body(*impl_, def.body_b, true, "slider joint");
+  const Real lever = joint_lever(*impl_, def.body_a, def.body_b);
+  // Points on rails parallel to the axis: two on the axis (no tilt about the
+  // two cross directions) and one off it (no turn about the axis).
+  const Vec3 d = (Real(1) / n) * def.axis;
+  const Vec3 helper = std::fabs(d.x) < Real(0.9) ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
+  const Vec3 u = cross(d, helper);
+  const Vec3 off = (lever / length(u)) * u;
+  const Vec3 points[3] = {def.anchor, def.anchor + lever * d, def.anchor + off};
+  return add_point_joint(*impl_, JointKind::Slider, "slider joint", def.body_a, def.body_b, points,
+                         3, def.stiffness, BondKind::Line, d);
+}
+
+JointId World::add_distance_joint(const DistanceJointDef& def) {
+  WorldImpl& w = *impl_;
+  const auto [a, b] = check_joint_ends(w, "distance joint", def.body_a, def.body_b, def.stiffness);
+  if (!finite(def.anchor_a) || !finite(def.anchor_b))
+    throw Error("distance joint: anchors: expected finite numbers");
+  if (!std::isfinite(def.length) || def.length < 0)
+    throw Error("distance joint: length: expected a finite number >= 0 (0 = current distance)");
+  const Real rest = def.length > 0 ? def.length : length(def.anchor_b - def.anchor_a);
+  const bool hard = def.stiffness == 0;
+  const int bond =
+      w.add_bond(hard ? BondKind::Distance : BondKind::Spring, a, w.to_local(a, def.anchor_a), b,
+                 w.to_local(b, def.anchor_b), def.stiffness, rest, hard);
+  return add_joint(w, JointKind::Distance, bond, 1);
 }
 
 JointId World::add_fixed_joint(const FixedJointDef& def) {

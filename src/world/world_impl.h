@@ -54,6 +54,7 @@ class WorldImpl {
   std::vector<Vec3> end_local;
   std::vector<Real> bond_stiffness;
   std::vector<Real> bond_rest_length;
+  std::vector<Vec3> bond_axis;  ///< line bonds: direction in end a's body frame
   std::vector<std::uint8_t> bond_hard;
   // Bonds: augmented-Lagrangian state and per-iteration output.
   std::vector<Real> bond_penalty;
@@ -83,7 +84,7 @@ class WorldImpl {
 
   /// Appends one bond between material points (body < 0: world point).
   int add_bond(BondKind kind, int body_a, Vec3 local_a, int body_b, Vec3 local_b, Real stiffness,
-               Real rest_length, bool hard);
+               Real rest_length, bool hard, Vec3 axis = Vec3{});
   /// Material point of body `body` at world point p (p itself for the world).
   Vec3 to_local(int body, Vec3 p) const;
 
