@@ -91,7 +91,6 @@ TEST(Cli, BadSceneFilesExitTwoWithOneLine) {
       {"unknown_body.json", "/joints/0/body_b: expected"},
       {"duplicate_name.json", "/bodies/1/name: expected a unique"},
       {"malformed.json", "line 5, column"},
-      {"slider_unsupported.json", "/joints/1/type: joint type 'slider' is not supported yet"},
       {"plane_not_static.json", "/bodies/0/shape/type: expected"},
       {"zero_quaternion.json", "/bodies/0/orientation: expected"},
       {"self_joint.json", "/joints/0/body_b: expected"},

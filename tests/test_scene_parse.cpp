@@ -302,29 +302,33 @@ TEST(SceneBuild, BuildsBodiesAndJointsInOrder) {
   EXPECT_EQ(world.joint_count(), 2);
 }
 
-TEST(SceneBuild, UnsupportedJointTypeIsASceneError) {
-  const Scene s = parse_scene(joint(R"({"type": "spherical", "body_a": "a", "body_b": "b",
-      "anchor": [0, 1, 0]}, {"type": "slider", "body_a": "a", "body_b": "b",
-      "anchor": [0, 1, 0], "axis": [0, 0, 1]})"),
-                              kFile);
-  try {
-    build_world(s, s.settings);
-    FAIL() << "slider joints are not implemented, build_world must say so";
-  } catch (const SceneError& e) {
-    EXPECT_STREQ(e.what(), "test.json: /joints/1/type: joint type 'slider' is not supported yet");
-  }
-}
-
-TEST(SceneBuild, HingeAndFixedJointsAreBuilt) {
-  const Scene s = parse_scene(joint(R"({"type": "hinge", "body_a": "world", "body_b": "a",
+TEST(SceneBuild, EveryJointTypeIsBuilt) {
+  Scene s = parse_scene(joint(R"({"type": "hinge", "body_a": "world", "body_b": "a",
       "anchor": [0, 1, 0], "axis": [0, 0, 2]}, {"type": "fixed", "body_a": "a", "body_b": "b",
-      "anchor": [0, 1, 0]})"),
-                              kFile);
+      "anchor": [0, 1, 0]}, {"type": "slider", "body_a": "a", "body_b": "b", "anchor": [0, 0, 0],
+      "axis": [1, 0, 0], "stiffness": 100}, {"type": "distance", "body_a": "world", "body_b": "b",
+      "anchor_a": [0, 3, 0], "anchor_b": [0, 0, 0], "length": 2.5})"),
+                        kFile);
   const World world = build_world(s, s.settings);
-  ASSERT_EQ(world.joint_count(), 2);
+  ASSERT_EQ(world.joint_count(), 4);
   EXPECT_EQ(world.joint_info(world.joint_at(0)).kind, JointKind::Hinge);
   EXPECT_EQ(world.joint_info(world.joint_at(1)).kind, JointKind::Fixed);
-  EXPECT_TRUE(world.joint_info(world.joint_at(0)).hard);  // no stiffness: hard
+  EXPECT_EQ(world.joint_info(world.joint_at(2)).kind, JointKind::Slider);
+  EXPECT_EQ(world.joint_info(world.joint_at(3)).kind, JointKind::Distance);
+  EXPECT_TRUE(world.joint_info(world.joint_at(0)).hard);   // no stiffness: hard
+  EXPECT_FALSE(world.joint_info(world.joint_at(2)).hard);  // a stiffness: a penalty
+  EXPECT_DOUBLE_EQ(s.joints[3].rest_length, 2.5);
+}
+
+TEST(SceneParse, AugmentedLagrangianSetting) {
+  // Defaults to on; settings.augmented_lagrangian: false turns it off (Fig. 8c).
+  EXPECT_TRUE(parse_scene(one_body("{" + kBox + "}"), kFile).settings.augmented_lagrangian);
+  const Scene off =
+      parse_scene(R"({"settings": {"augmented_lagrangian": false}, )" + kTwoBodies + "}", kFile);
+  EXPECT_FALSE(off.settings.augmented_lagrangian);
+  EXPECT_THROW(
+      parse_scene(R"({"settings": {"augmented_lagrangian": 1}, )" + kTwoBodies + "}", kFile),
+      SceneError);  // a number is not a boolean
 }
 
 TEST(SceneBuild, WorldApiErrorsArePrefixedWithFileAndPath) {

@@ -18,7 +18,7 @@ class SceneError : public Error {
 };
 
 /// Joint kinds the format names (some may not be supported by this build yet).
-enum class JointType { Spherical, Hinge, Slider, Fixed, Spring };
+enum class JointType { Spherical, Hinge, Slider, Fixed, Spring, Distance };
 
 /// One joint entry of a scene, as written in the file (world-frame anchors).
 struct JointDesc {
@@ -29,7 +29,7 @@ struct JointDesc {
   Vec3 axis{0, 0, 1};                     ///< hinge/slider axis (unit)
   Vec3 anchor_a{0, 0, 0};                 ///< spring: first end [m]
   Vec3 anchor_b{0, 0, 0};                 ///< spring: second end [m]
-  Real rest_length = 0;                   ///< spring [m]
+  Real rest_length = 0;                   ///< spring [m]; distance: 0 = the anchors' distance
   Real stiffness = 0;                     ///< spring [N/m]; joints: 0 = hard
   std::string json_path;                  ///< where it came from, for error messages
 };

@@ -11,22 +11,6 @@
 namespace pabd {
 namespace {
 
-const char* joint_type_name(JointType type) {
-  switch (type) {
-    case JointType::Spherical:
-      return "spherical";
-    case JointType::Hinge:
-      return "hinge";
-    case JointType::Slider:
-      return "slider";
-    case JointType::Fixed:
-      return "fixed";
-    case JointType::Spring:
-      return "spring";
-  }
-  return "unknown";
-}
-
 /// Runs an API call; a pabd::Error it throws becomes a SceneError at `path`.
 template <typename Call>
 auto at_path(const Scene& scene, const std::string& path, Call&& call) {
@@ -106,9 +90,27 @@ World build_world(const Scene& scene, const WorldDef& settings) {
         at_path(scene, joint.json_path, [&] { return world.add_fixed_joint(def); });
         break;
       }
-      case JointType::Slider:
-        throw SceneError(scene.file + ": " + joint.json_path + "/type: joint type '" +
-                         joint_type_name(joint.type) + "' is not supported yet");
+      case JointType::Slider: {
+        SliderJointDef def;
+        def.body_a = a;
+        def.body_b = b;
+        def.anchor = joint.anchor;
+        def.axis = joint.axis;
+        def.stiffness = joint.stiffness;
+        at_path(scene, joint.json_path, [&] { return world.add_slider_joint(def); });
+        break;
+      }
+      case JointType::Distance: {
+        DistanceJointDef def;
+        def.body_a = a;
+        def.body_b = b;
+        def.anchor_a = joint.anchor_a;
+        def.anchor_b = joint.anchor_b;
+        def.length = joint.rest_length;
+        def.stiffness = joint.stiffness;
+        at_path(scene, joint.json_path, [&] { return world.add_distance_joint(def); });
+        break;
+      }
     }
   }
   return world;

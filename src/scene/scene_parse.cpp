@@ -344,13 +344,17 @@ class Reader {
 // Sections of the file.
 
 void read_settings(const Reader& r, const json& s, const std::string& path, Scene& scene) {
-  r.check_object(s, path, "an object", {"dt", "iterations", "gravity", "steps"});
+  r.check_object(s, path, "an object",
+                 {"dt", "iterations", "gravity", "steps", "augmented_lagrangian"});
   WorldDef& w = scene.settings;
   r.opt_number(s, path, "dt", Range::Positive, w.dt);
   if (s.contains("iterations"))
     w.iterations = static_cast<int>(r.integer(s.at("iterations"), child(path, "iterations"), 1,
                                               std::numeric_limits<int>::max()));
   r.opt_vec3(s, path, "gravity", w.gravity);
+  if (s.contains("augmented_lagrangian"))
+    w.augmented_lagrangian =
+        r.boolean(s.at("augmented_lagrangian"), child(path, "augmented_lagrangian"));
   if (s.contains("steps"))
     scene.steps = static_cast<long>(
         r.integer(s.at("steps"), child(path, "steps"), 1, std::numeric_limits<long>::max()));
@@ -443,7 +447,8 @@ JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
   if (!j.is_object()) r.fail_at(path, "expected a joint object, got " + describe(j));
   const std::string type_path = child(path, "type");
   const std::string type =
-      r.text(r.required(j, path, "type", "a joint type (spherical, hinge, slider, fixed, spring)"),
+      r.text(r.required(j, path, "type",
+                        "a joint type (spherical, hinge, slider, fixed, spring, distance)"),
              type_path);
   JointDesc joint;
   joint.json_path = path;
@@ -478,8 +483,17 @@ JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
                                  child(path, "rest_length"), Range::NonNegative);
     joint.stiffness = r.number(r.required(j, path, "stiffness", "a positive number"),
                                child(path, "stiffness"), Range::Positive);
+  } else if (type == "distance") {
+    r.check_object(j, path, "a joint object",
+                   {"type", "body_a", "body_b", "anchor_a", "anchor_b", "length", "stiffness"});
+    joint.type = JointType::Distance;
+    joint.anchor_a =
+        r.vec3(r.required(j, path, "anchor_a", "an array of 3 numbers"), child(path, "anchor_a"));
+    joint.anchor_b =
+        r.vec3(r.required(j, path, "anchor_b", "an array of 3 numbers"), child(path, "anchor_b"));
+    r.opt_number(j, path, "length", Range::NonNegative, joint.rest_length);
   } else {
-    r.fail_at(type_path, "expected one of spherical, hinge, slider, fixed, spring, got " +
+    r.fail_at(type_path, "expected one of spherical, hinge, slider, fixed, spring, distance, got " +
                              describe(j.at("type")));
   }
   // Joints other than springs: optional penalty stiffness, 0 = hard constraint.
