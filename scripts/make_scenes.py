@@ -9,6 +9,13 @@
   box_chain.json   the paper's Fig. 7: a chain of 12 boxes joined end to end by
                    hard spherical joints, hanging from the world, released from
                    the horizontal.
+  heavy_chain.json, heavy_chain_no_al.json
+                   the paper's Fig. 8: 19 boxes (0.5 m) on ball joints from a
+                   fixed anchor, the last one 1000 times heavier, 10 iterations,
+                   with and without the augmented Lagrangian.
+  linkage.json     a planar crank-slider in the spirit of the paper's Fig. 2
+                   (top): a static base, a crank and a connecting rod on three
+                   hinges, and a block on a slider along the base.
 """
 import json
 import os
@@ -74,6 +81,56 @@ def box_chain(n=12, link=0.5, height=7.0):
             "bodies": bodies, "joints": joints}
 
 
+def heavy_chain(augmented, n=19, link=0.5, height=10.0):
+    bodies, joints = [], []
+    for i in range(n):
+        bodies.append({"name": f"link{i}", "shape": {"type": "box", "size": [link, 0.1, 0.1]},
+                       "position": [link * i + link / 2, height, 0],
+                       "mass": 1000 if i == n - 1 else 1})
+        joints.append({"type": "spherical", "body_a": "world" if i == 0 else f"link{i - 1}",
+                       "body_b": f"link{i}", "anchor": [link * i, height, 0]})
+    which = "with" if augmented else "without"
+    return {"description": f"The paper's Fig. 8 chain {which} the augmented Lagrangian: 19 boxes "
+                           "(0.5 m, 1 kg) on ball joints from a fixed anchor, the last one 1000 kg, "
+                           "10 iterations, released horizontally.",
+            "settings": {"dt": DT, "iterations": 10, "gravity": [0, -9.81, 0], "steps": 600,
+                         "augmented_lagrangian": augmented},
+            "bodies": bodies, "joints": joints}
+
+
+def linkage():
+    # Crank (0.6 m) on a hinge at the base's pivot, rod (1.4 m) from the crank
+    # tip to a block that slides along the base (X axis). All hinges about Z.
+    crank, rod = 0.6, 1.4
+    tip = [crank, 0.0]  # crank horizontal at the start
+    block_x = crank + rod
+    bodies = [
+        {"name": "base", "static": True, "shape": {"type": "box", "size": [3.0, 0.1, 0.3]},
+         "position": [1.0, -0.4, 0]},
+        {"name": "crank", "shape": {"type": "box", "size": [crank, 0.08, 0.08]},
+         "position": [crank / 2, 0, 0], "angular_velocity": [0, 0, 6], "mass": 1},
+        {"name": "rod", "shape": {"type": "box", "size": [rod, 0.06, 0.06]},
+         "position": [tip[0] + rod / 2, 0, 0], "mass": 1},
+        {"name": "block", "shape": {"type": "box", "size": [0.3, 0.2, 0.2]},
+         "position": [block_x, 0, 0], "mass": 2},
+    ]
+    z = [0, 0, 1]
+    joints = [
+        {"type": "hinge", "body_a": "base", "body_b": "crank", "anchor": [0, 0, 0], "axis": z},
+        {"type": "hinge", "body_a": "crank", "body_b": "rod", "anchor": [crank, 0, 0], "axis": z},
+        {"type": "hinge", "body_a": "rod", "body_b": "block", "anchor": [block_x, 0, 0], "axis": z},
+        {"type": "slider", "body_a": "base", "body_b": "block", "anchor": [block_x, 0, 0],
+         "axis": [1, 0, 0]},
+    ]
+    return {"description": "A crank-slider: a static base, a crank spun at 6 rad/s and a rod on "
+                           "three hinges, and a block on a slider along the base; no gravity.",
+            "settings": {"dt": DT, "iterations": 20, "gravity": [0, 0, 0], "steps": 600},
+            "bodies": bodies, "joints": joints}
+
+
 if __name__ == "__main__":
     write("spring_net.json", spring_net())
     write("box_chain.json", box_chain())
+    write("heavy_chain.json", heavy_chain(True))
+    write("heavy_chain_no_al.json", heavy_chain(False))
+    write("linkage.json", linkage())
