@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_support.h"
 #include "cli/run_command.h"
 #include "output/svg_plot.h"
 #include "pabd/scene.h"
@@ -43,20 +44,7 @@ struct ConvergeArgs {
   CLI::Option* threads_opt = nullptr;
 };
 
-/// Thrown for a problem that ends the command; carries the one-line message and status.
-struct Failure {
-  int status;
-  std::string message;
-};
-
 const std::string kCsvHeader = "iteration,relative_error";
-
-/// Shortest text that reads back as the same double (std::to_chars round trip).
-std::string format_number(double x) {
-  char buf[64];
-  const auto result = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, result.ptr);
-}
 
 std::string file_name(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
@@ -67,8 +55,8 @@ void check_flags(const ConvergeArgs& a, const CLI::App& cmd) {
   const auto bad = [&cmd](const std::string& flag, const std::string& what) {
     const CLI::Option* opt = cmd.get_option(flag);
     const std::string got = opt->results().empty() ? "" : opt->results().back();
-    throw Failure{kExitBadInput,
-                  "pabd converge: " + flag + ": expected " + what + ", got '" + got + "'"};
+    throw CommandFailure{kExitBadInput,
+                         "pabd converge: " + flag + ": expected " + what + ", got '" + got + "'"};
   };
   constexpr long long kMax = 1'000'000'000;
   if (a.step < 1 || a.step > kMax) bad("--step", "an integer from 1 to 1000000000");
@@ -79,8 +67,8 @@ void check_flags(const ConvergeArgs& a, const CLI::App& cmd) {
   if (a.threads_opt->count() > 0 && (a.threads < 0 || a.threads > 1'000'000))
     bad("--threads", "an integer >= 0 (0 = OpenMP's default)");
   if (a.solver == "avbd")
-    throw Failure{kExitBadInput,
-                  "pabd converge: solver 'avbd' is not available yet (joints issue)"};
+    throw CommandFailure{kExitBadInput,
+                         "pabd converge: solver 'avbd' is not available yet (joints issue)"};
   if (a.solver != "pabd") bad("--solver", "pabd or avbd");
   if (a.csv_path.empty() && cmd.get_option("--csv")->count() > 0) bad("--csv", "a file name");
   if (a.svg_path.empty() && cmd.get_option("--svg")->count() > 0) bad("--svg", "a file name");
@@ -96,16 +84,17 @@ PlotSeries read_overlay(const std::string& spec) {
     series.label.resize(series.label.size() - 4);  // FILE.csv alone: label FILE
   const std::string where = "pabd converge: --overlay " + path;
   if (path.empty() || series.label.empty())
-    throw Failure{kExitBadInput,
-                  "pabd converge: --overlay: expected FILE.csv:LABEL, got '" + spec + "'"};
+    throw CommandFailure{kExitBadInput,
+                         "pabd converge: --overlay: expected FILE.csv:LABEL, got '" + spec + "'"};
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Failure{kExitBadInput, where + ": cannot open (" + std::strerror(errno) + ")"};
+  if (!in)
+    throw CommandFailure{kExitBadInput, where + ": cannot open (" + std::strerror(errno) + ")"};
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (n == 1) {
       if (line != kCsvHeader)
-        throw Failure{kExitBadInput, where + ": line 1: expected the header " + kCsvHeader};
+        throw CommandFailure{kExitBadInput, where + ": line 1: expected the header " + kCsvHeader};
       continue;
     }
     if (line.empty()) continue;
@@ -117,22 +106,13 @@ PlotSeries read_overlay(const std::string& spec) {
         std::from_chars(line.data(), line.data() + comma, x).ptr == line.data() + comma &&
         std::from_chars(line.data() + comma + 1, end, y).ptr == end;
     if (!ok)
-      throw Failure{kExitBadInput,
-                    where + ": line " + std::to_string(n) + ": expected ITERATION,RELATIVE_ERROR"};
+      throw CommandFailure{kExitBadInput, where + ": line " + std::to_string(n) +
+                                              ": expected ITERATION,RELATIVE_ERROR"};
     series.points.emplace_back(x, std::fabs(y));
   }
-  if (series.points.empty()) throw Failure{kExitBadInput, where + ": expected at least one row"};
+  if (series.points.empty())
+    throw CommandFailure{kExitBadInput, where + ": expected at least one row"};
   return series;
-}
-
-/// Opens an output file now, so an unwritable path fails before any simulation.
-std::unique_ptr<std::ofstream> open_output(const std::string& path) {
-  if (path.empty()) return nullptr;
-  auto out = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
-  if (!*out)
-    throw Failure{kExitFailure, "pabd converge: " + path + ": cannot open for writing (" +
-                                    std::strerror(errno) + ")"};
-  return out;
 }
 
 /// One measured step: the state hash before it and the energy at q^0 and after
@@ -150,8 +130,8 @@ StepEnergies measure_step(const Scene& scene, const WorldDef& settings, long lon
   World world = build_world(scene, settings);  // SceneError -> status 2
   const auto check = [&](const StepResult& r) {
     if (!r.ok)
-      throw Failure{kExitFailure, scene.file + ": step " + std::to_string(r.step) +
-                                      ": a body's state became non-finite"};
+      throw CommandFailure{kExitFailure, scene.file + ": step " + std::to_string(r.step) +
+                                             ": a body's state became non-finite"};
   };
   for (long long s = 1; s < step; ++s) check(world.step());
   StepEnergies out;
@@ -164,9 +144,9 @@ StepEnergies measure_step(const Scene& scene, const WorldDef& settings, long lon
   check(world.step());
   world.set_iteration_observer({});
   if (out.energy.size() != static_cast<std::size_t>(iterations) + 1)
-    throw Failure{kExitFailure,
-                  "pabd converge: internal error: " + std::to_string(out.energy.size()) +
-                      " energies for " + std::to_string(iterations) + " iterations"};
+    throw CommandFailure{kExitFailure,
+                         "pabd converge: internal error: " + std::to_string(out.energy.size()) +
+                             " energies for " + std::to_string(iterations) + " iterations"};
   return out;
 }
 
@@ -175,8 +155,8 @@ int converge(const ConvergeArgs& args, const CLI::App& cmd) {
   const Scene scene = load_scene(args.scene_path);  // SceneError -> status 2
   std::vector<PlotSeries> overlays;
   for (const std::string& spec : args.overlays) overlays.push_back(read_overlay(spec));
-  auto csv = open_output(args.csv_path);
-  auto svg = open_output(args.svg_path);
+  auto csv = open_output("pabd converge", args.csv_path);
+  auto svg = open_output("pabd converge", args.svg_path);
 
   const int k_max = args.iterations_opt->count() > 0 ? static_cast<int>(args.iterations)
                                                      : std::max(scene.settings.iterations, 50);
@@ -186,18 +166,18 @@ int converge(const ConvergeArgs& args, const CLI::App& cmd) {
   const StepEnergies ref =
       measure_step(scene, settings, args.step, static_cast<int>(args.reference));
   if (ref.hash_before != run.hash_before || ref.energy[0] != run.energy[0])
-    throw Failure{kExitFailure, scene.file + ": replaying steps 1.." +
-                                    std::to_string(args.step - 1) +
-                                    " gave a different state; E* would belong to another step"};
+    throw CommandFailure{kExitFailure,
+                         scene.file + ": replaying steps 1.." + std::to_string(args.step - 1) +
+                             " gave a different state; E* would belong to another step"};
 
   // E carries ~1e-16 relative round-off, so a gap E_0 - E* below 1e-13 of the
   // energies is noise: the prediction already solves the step.
   const double e0 = run.energy[0], e_star = ref.energy.back(), gap = e0 - e_star;
   if (!(std::isfinite(gap) && gap > 1e-13 * std::max(std::fabs(e0), std::fabs(e_star))))
-    throw Failure{kExitFailure, scene.file + ": step " + std::to_string(args.step) +
-                                    ": E_0 - E* = " + format_number(gap) +
-                                    " (E_0 = " + format_number(e0) +
-                                    "): nothing to converge, the prediction already solves it"};
+    throw CommandFailure{kExitFailure,
+                         scene.file + ": step " + std::to_string(args.step) +
+                             ": E_0 - E* = " + format_number(gap) + " (E_0 = " + format_number(e0) +
+                             "): nothing to converge, the prediction already solves it"};
   std::vector<double> rel;
   for (const double e : run.energy) rel.push_back((e - e_star) / gap);
 
@@ -206,7 +186,7 @@ int converge(const ConvergeArgs& args, const CLI::App& cmd) {
     for (std::size_t k = 0; k < rel.size(); ++k)
       text.append(std::to_string(k)).append(",").append(format_number(rel[k])).append("\n");
     if (!(*csv << text).flush())
-      throw Failure{kExitFailure, "pabd converge: " + args.csv_path + ": write failed"};
+      throw CommandFailure{kExitFailure, "pabd converge: " + args.csv_path + ": write failed"};
   }
   if (svg) {
     PlotSeries mine{args.label.empty() ? args.solver : args.label, {}};
@@ -222,7 +202,7 @@ int converge(const ConvergeArgs& args, const CLI::App& cmd) {
     opt.log_y = true;
     opt.y_floor = 1e-16;
     if (!(*svg << svg_line_plot(series, opt)).flush())
-      throw Failure{kExitFailure, "pabd converge: " + args.svg_path + ": write failed"};
+      throw CommandFailure{kExitFailure, "pabd converge: " + args.svg_path + ": write failed"};
   }
 
   std::printf("pabd converge %s\n", args.scene_path.c_str());
@@ -236,29 +216,6 @@ int converge(const ConvergeArgs& args, const CLI::App& cmd) {
   for (const int k : shown)
     std::printf("  after %-5d relative error %.3g\n", k, rel[static_cast<std::size_t>(k)]);
   return kExitOk;
-}
-
-/// Runs the command and turns every way it can end into one stderr line and a status.
-int converge_and_report(const ConvergeArgs& args, const CLI::App& cmd) {
-  std::string message;
-  int status = kExitFailure;
-  try {
-    return converge(args, cmd);
-  } catch (const Failure& f) {
-    message = f.message;
-    status = f.status;
-  } catch (const SceneError& e) {
-    message = e.what();  // already "FILE: PATH: expected ..."
-    status = kExitBadInput;
-  } catch (const Error& e) {
-    message = args.scene_path + ": " + e.what();  // the World API rejected a value
-    status = kExitBadInput;
-  } catch (const std::exception& e) {
-    message = "pabd converge: " + args.scene_path + ": internal error: " + e.what();
-  }
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  std::fprintf(stderr, "%s\n", message.c_str());
-  return status;
 }
 
 }  // namespace
@@ -284,7 +241,10 @@ void add_converge_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--overlay", args->overlays,
                   "Also plot a CSV written earlier, as FILE.csv:LABEL (repeatable)")
       ->allow_extra_args(false);
-  cmd->callback([args, cmd, &exit_status] { exit_status = converge_and_report(*args, *cmd); });
+  cmd->callback([args, cmd, &exit_status] {
+    exit_status = run_reporting_failures("pabd converge", args->scene_path,
+                                         [&] { return converge(*args, *cmd); });
+  });
 }
 
 }  // namespace pabd::cli

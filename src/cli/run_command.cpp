@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_support.h"
 #include "output/recording.h"
 #include "pabd/scene.h"
 
@@ -59,19 +60,6 @@ struct RunArgs {
   CLI::Option* threads_opt = nullptr;
 };
 
-/// Thrown for a problem that ends the run; carries the one-line message and status.
-struct RunFailure {
-  int status;
-  std::string message;
-};
-
-/// Shortest text that reads back as the same double (std::to_chars round trip).
-std::string format_number(double x) {
-  char buf[64];
-  const auto result = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, result.ptr);
-}
-
 /// A body name as a CSV field (RFC 4180 quoting when it holds , " or a line break).
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
@@ -90,7 +78,8 @@ std::string typed(const CLI::Option* opt) {
 
 void check_flags(const RunArgs& a, const CLI::App& cmd) {
   const auto bad = [](const std::string& flag, const std::string& what, const std::string& got) {
-    throw RunFailure{kExitBadInput, "pabd run: " + flag + ": expected " + what + ", got " + got};
+    throw CommandFailure{kExitBadInput,
+                         "pabd run: " + flag + ": expected " + what + ", got " + got};
   };
   if (a.steps_opt->count() > 0 && a.steps < 1)
     bad("--steps", "an integer >= 1", typed(a.steps_opt));
@@ -106,16 +95,6 @@ void check_flags(const RunArgs& a, const CLI::App& cmd) {
     bad("--states", "a file name", "an empty string");
   if (a.stats_path.empty() && cmd.get_option("--stats")->count() > 0)
     bad("--stats", "a file name", "an empty string");
-}
-
-/// Opens an output file now, so an unwritable path fails before any simulation.
-std::unique_ptr<std::ofstream> open_output(const std::string& path) {
-  if (path.empty()) return nullptr;
-  auto out = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
-  if (!*out)
-    throw RunFailure{kExitFailure, "pabd run: " + path + ": cannot open for writing (" +
-                                       std::strerror(errno) + ")"};
-  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -282,12 +261,12 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   const long long steps =
       args.steps_opt->count() > 0 ? args.steps : scene.steps.value_or(kDefaultSteps);
 
-  auto states = open_output(args.states_path);
-  auto stats = open_output(args.stats_path);
+  auto states = open_output("pabd run", args.states_path);
+  auto stats = open_output("pabd run", args.stats_path);
   // The animation outputs are written at the end; opening them now checks
   // they are writable before anything is simulated.
-  open_output(args.gltf_path);
-  open_output(args.html_path);
+  open_output("pabd run", args.gltf_path);
+  open_output("pabd run", args.html_path);
   const bool recording = !args.gltf_path.empty() || !args.html_path.empty();
 
   World world = build_world(scene, settings);  // SceneError -> status 2
@@ -326,8 +305,8 @@ int run(const RunArgs& args, const CLI::App& cmd) {
           result.bad_body >= 0 && result.bad_body < world.body_count()
               ? "body '" + world.body_name(world.body_at(result.bad_body)) + "'"
               : "a body";
-      throw RunFailure{kExitFailure, scene.file + ": step " + std::to_string(result.step) + ": " +
-                                         body + " state became non-finite"};
+      throw CommandFailure{kExitFailure, scene.file + ": step " + std::to_string(result.step) +
+                                             ": " + body + " state became non-finite"};
     }
     samples.add(wall_ms, world.last_timings());
     if (states && s % args.every == 0) write_states(*states, world, moving);
@@ -340,14 +319,14 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   progress.finish();
 
   if (states && !states->flush())
-    throw RunFailure{kExitFailure, "pabd run: " + args.states_path + ": write failed"};
+    throw CommandFailure{kExitFailure, "pabd run: " + args.states_path + ": write failed"};
   if (stats && !(*stats << stats_json(info, samples).dump(2) << '\n').flush())
-    throw RunFailure{kExitFailure, "pabd run: " + args.stats_path + ": write failed"};
+    throw CommandFailure{kExitFailure, "pabd run: " + args.stats_path + ": write failed"};
   try {
     if (!args.gltf_path.empty()) write_gltf(rec, args.gltf_path);
     if (!args.html_path.empty()) write_html(rec, args.html_path);
   } catch (const Error& e) {
-    throw RunFailure{kExitFailure, std::string("pabd run: ") + e.what()};
+    throw CommandFailure{kExitFailure, std::string("pabd run: ") + e.what()};
   }
   print_summary(info, samples);
   if (!args.html_path.empty() && !args.quiet)
@@ -355,30 +334,6 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   if (!args.gltf_path.empty() && !args.quiet)
     std::printf("  glTF        %s\n", args.gltf_path.c_str());
   return kExitOk;
-}
-
-/// Runs the command and turns every way it can end into one stderr line and a status.
-int run_and_report(const RunArgs& args, const CLI::App& cmd) {
-  std::string message;
-  int status = kExitFailure;
-  try {
-    return run(args, cmd);
-  } catch (const RunFailure& f) {
-    message = f.message;
-    status = f.status;
-  } catch (const SceneError& e) {
-    message = e.what();  // already "FILE: PATH: expected ..."
-    status = kExitBadInput;
-  } catch (const Error& e) {
-    // The World API rejected a value while building (or a setting override).
-    message = args.scene_path + ": " + e.what();
-    status = kExitBadInput;
-  } catch (const std::exception& e) {
-    message = "pabd run: " + args.scene_path + ": internal error: " + e.what();
-  }
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  std::fprintf(stderr, "%s\n", message.c_str());
-  return status;
 }
 
 }  // namespace
@@ -406,7 +361,10 @@ void add_run_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--html", args->html_path,
                   "Write a self-contained HTML player, a frame every --every steps");
   cmd->add_flag("--quiet", args->quiet, "No progress line on stderr");
-  cmd->callback([args, cmd, &exit_status] { exit_status = run_and_report(*args, *cmd); });
+  cmd->callback([args, cmd, &exit_status] {
+    exit_status =
+        run_reporting_failures("pabd run", args->scene_path, [&] { return run(*args, *cmd); });
+  });
 }
 
 }  // namespace pabd::cli

@@ -8,14 +8,9 @@
 
 #include <CLI/CLI.hpp>
 
-namespace pabd::cli {
+#include "cli/command_support.h"
 
-/// Exit statuses shared by every subcommand (see docs/scene-format.md).
-enum ExitStatus : int {
-  kExitOk = 0,        ///< success
-  kExitFailure = 1,   ///< anything else: non-finite state, unwritable output, internal error
-  kExitBadInput = 2,  ///< bad scene file or bad command-line flag; nothing was simulated
-};
+namespace pabd::cli {
 
 /// Registers `run` on `app`. When the command runs, its exit status is stored in
 /// `exit_status`, which must outlive app.parse().
