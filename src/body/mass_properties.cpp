@@ -57,6 +57,20 @@ MassProperties shape_mass_properties(const ShapeDef& shape, Real density) {
   return out;
 }
 
+Real shape_bounding_radius(const ShapeDef& shape) {
+  switch (shape.type) {
+    case ShapeType::Box:
+      return Real(0.5) * length(shape.size);
+    case ShapeType::Sphere:
+      return shape.radius;
+    case ShapeType::Capsule:
+      return shape.radius + shape.half_height;
+    case ShapeType::Plane:
+      return 0;
+  }
+  return 0;
+}
+
 Mat3 inertia_tensor_from_affine(const Mat3& affine_inertia) {
   return trace(affine_inertia) * identity3() - affine_inertia;
 }

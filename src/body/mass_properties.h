@@ -19,6 +19,9 @@ struct MassProperties {
 Real shape_volume(const ShapeDef& shape);
 /// Mass properties of a finite shape at a given density [kg/m^3].
 MassProperties shape_mass_properties(const ShapeDef& shape, Real density);
+/// Radius of the smallest sphere about the body origin holding the shape [m]
+/// (0 for a plane, which is unbounded).
+Real shape_bounding_radius(const ShapeDef& shape);
 /// Inertia tensor from an affine inertia: I = tr(Pi) I3 - Pi.
 Mat3 inertia_tensor_from_affine(const Mat3& affine_inertia);
 

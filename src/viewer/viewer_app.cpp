@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "body/mass_properties.h"
 #include "pabd/scene.h"
 #include "viewer/camera.h"
 #include "viewer/gl.h"
@@ -42,21 +43,6 @@ constexpr int kMaxStepsPerFrame = 4;
 /// Width of the ImGui panel on the left [pixels], roughly.
 constexpr int kPanelWidth = 330;
 
-/// Half extent of a shape's bounding sphere (planes: 0, they are infinite).
-double shape_radius(const ShapeDef& s) {
-  switch (s.type) {
-    case ShapeType::Box:
-      return 0.5 * length(s.size);
-    case ShapeType::Sphere:
-      return s.radius;
-    case ShapeType::Capsule:
-      return s.radius + s.half_height;
-    case ShapeType::Plane:
-      return 0;
-  }
-  return 0;
-}
-
 /// Frames the camera on the bodies and joints of a world, seen from the
 /// default direction. A body hanging from a world anchor can swing anywhere
 /// below it within its reach, so that region is framed too (in X and Y, the
@@ -73,7 +59,7 @@ void frame_world(const World& world, OrbitCamera& camera, int window_height) {
   for (int i = 0; i < world.body_count(); ++i) {
     const BodyId id = world.body_at(i);
     if (world.body_shape(id).type == ShapeType::Plane) continue;
-    const double r = shape_radius(world.body_shape(id));
+    const double r = shape_bounding_radius(world.body_shape(id));
     const Vec3 p = world.body_state(id).position;
     grow(p - Vec3{r, r, r}, p + Vec3{r, r, r});
   }

@@ -226,23 +226,6 @@ JointId World::add_spring(const SpringDef& def) {
 
 namespace {
 
-/// Largest distance from a body's centre to its surface [m] (0 for the world or a plane).
-Real bounding_radius(const WorldImpl& w, int body) {
-  if (body < 0) return 0;
-  const ShapeDef& s = w.shapes[body];
-  switch (s.type) {
-    case ShapeType::Box:
-      return Real(0.5) * length(s.size);
-    case ShapeType::Sphere:
-      return s.radius;
-    case ShapeType::Capsule:
-      return s.radius + s.half_height;
-    case ShapeType::Plane:
-      return 0;
-  }
-  return 0;
-}
-
 /// Checks the two ends of a joint of bonds; returns their body indices.
 std::pair<int, int> check_joint_ends(const WorldImpl& w, const char* what, BodyId body_a,
                                      BodyId body_b, Real stiffness) {
@@ -279,8 +262,8 @@ JointId add_point_joint(WorldImpl& w, JointKind kind, const char* what, BodyId b
 /// Distance between the points that fix a joint's orientation: the larger
 /// body's bounding radius, so the lever matches the body (at least 5 cm).
 Real joint_lever(const WorldImpl& w, BodyId a, BodyId b) {
-  const Real ra = a.is_world() ? 0 : bounding_radius(w, static_cast<int>(a.index));
-  const Real rb = b.is_world() ? 0 : bounding_radius(w, static_cast<int>(b.index));
+  const Real ra = a.is_world() ? 0 : shape_bounding_radius(w.shapes[a.index]);
+  const Real rb = b.is_world() ? 0 : shape_bounding_radius(w.shapes[b.index]);
   const Real r = ra > rb ? ra : rb;
   return r > Real(0.05) ? r : Real(0.05);
 }
