@@ -339,6 +339,9 @@ void glfw_error(int code, const char* description) {
   std::fprintf(stderr, "pabd view: GLFW error %d: %s\n", code, description);
 }
 
+/// Start-up errors are reported once, by the caller, in a single line.
+void glfw_error_quiet(int /*code*/, const char* /*description*/) {}
+
 int App::run() {
   const std::string folder = !opt_.scenes_dir.empty()
                                  ? opt_.scenes_dir
@@ -357,11 +360,17 @@ int App::run() {
     }
   }
 
-  glfwSetErrorCallback(glfw_error);
+  glfwSetErrorCallback(glfw_error_quiet);
   if (!glfwInit()) {
-    std::fprintf(stderr, "pabd view: cannot initialise GLFW (no display?)\n");
+    const char* why = nullptr;
+    glfwGetError(&why);
+    std::fprintf(stderr,
+                 "pabd view: cannot open a window (%s); it needs a display, e.g. xvfb-run for "
+                 "tests\n",
+                 why ? why : "GLFW did not start");
     return 1;
   }
+  glfwSetErrorCallback(glfw_error);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
