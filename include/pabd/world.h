@@ -311,9 +311,6 @@ class World {
   /// FNV-1a hash of the bit patterns of every body's state (determinism checks).
   std::uint64_t state_hash() const;
 
-  /// Internal access for the engine's own tools (benchmarks, converge); unstable.
-  WorldImpl& impl();
-
  private:
   std::unique_ptr<WorldImpl> impl_;
 };

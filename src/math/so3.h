@@ -59,16 +59,4 @@ PABD_HD Quat same_hemisphere(Quat q, Quat reference) {
   return d < 0 ? Quat{-q.w, -q.x, -q.y, -q.z} : q;
 }
 
-/// Skew-symmetric matrix [v]x with [v]x u = v x u.
-PABD_HD Mat3 skew(Vec3 v) {
-  Mat3 r;
-  r.m[0][1] = -v.z;
-  r.m[0][2] = v.y;
-  r.m[1][0] = v.z;
-  r.m[1][2] = -v.x;
-  r.m[2][0] = -v.y;
-  r.m[2][1] = v.x;
-  return r;
-}
-
 }  // namespace pabd

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "output/markup_escape.h"
 #include "output/player_assets.h"
 #include "output/recording.h"
 #include "output/shape_mesh.h"
@@ -165,29 +166,6 @@ std::string script_safe_json(const json& j) {
   return out;
 }
 
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 void write_html(const Recording& rec, const std::string& path) {
@@ -196,7 +174,7 @@ void write_html(const Recording& rec, const std::string& path) {
   out << "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << "<meta name=\"generator\" content=\"pabd\">\n"
-      << "<title>" << html_escape(rec.scene.empty() ? "pabd" : rec.scene) << " - pabd player"
+      << "<title>" << escape_markup(rec.scene.empty() ? "pabd" : rec.scene) << " - pabd player"
       << "</title>\n<style>\n";
   out.write(reinterpret_cast<const char*>(kPlayerCss), std::streamsize(kPlayerCssSize));
   out << "</style>\n</head>\n<body>\n<script type=\"application/json\" id=\"pabd-data\">"

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "output/markup_escape.h"
 #include "pabd/world.h"
 
 namespace pabd {
@@ -19,32 +20,6 @@ constexpr double kLeft = 78, kRight = 20, kTop = 40, kBottom = 56;
 
 const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                 "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
-
-std::string escape_xml(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 /// A pixel coordinate with two decimals.
 std::string px(double v) {
@@ -144,7 +119,8 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
   svg +=
       "<rect x=\"0\" y=\"0\" width=\"" + px(w) + "\" height=\"" + px(h) + "\" fill=\"white\"/>\n";
   svg += "<text x=\"" + px(kLeft + pw / 2) +
-         "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" + escape_xml(o.title) + "</text>\n";
+         "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" + escape_markup(o.title) +
+         "</text>\n";
 
   // Grid lines, ticks and tick labels.
   svg += "<g stroke=\"#dddddd\" stroke-width=\"1\">\n";
@@ -166,19 +142,19 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
   svg += "<g text-anchor=\"middle\">\n";
   for (std::size_t i = 0; i < xa.ticks.size(); ++i)
     svg += "<text x=\"" + px(sx(xa.ticks[i])) + "\" y=\"" + px(kTop + ph + 19) + "\">" +
-           escape_xml(xa.labels[i]) + "</text>\n";
+           escape_markup(xa.labels[i]) + "</text>\n";
   svg += "</g>\n<g text-anchor=\"end\">\n";
   for (std::size_t i = 0; i < ya.ticks.size(); ++i)
     svg += "<text x=\"" + px(kLeft - 8) + "\" y=\"" + px(sy(ya.ticks[i]) + 4) + "\">" +
-           escape_xml(ya.labels[i]) + "</text>\n";
+           escape_markup(ya.labels[i]) + "</text>\n";
   svg += "</g>\n";
 
   // Axis labels.
   svg += "<text x=\"" + px(kLeft + pw / 2) + "\" y=\"" + px(h - 12) + "\" text-anchor=\"middle\">" +
-         escape_xml(o.x_label) + "</text>\n";
+         escape_markup(o.x_label) + "</text>\n";
   svg += "<text x=\"16\" y=\"" + px(kTop + ph / 2) +
          "\" text-anchor=\"middle\" transform=\"rotate(-90 16 " + px(kTop + ph / 2) + ")\">" +
-         escape_xml(o.y_label) + "</text>\n";
+         escape_markup(o.y_label) + "</text>\n";
 
   // The curves, clipped to the plot area.
   svg += "<clipPath id=\"plot-area\"><rect x=\"" + px(kLeft) + "\" y=\"" + px(kTop) +
@@ -218,7 +194,7 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
              "\" y2=\"" + px(cy) + "\" stroke=\"" + kColours[listed[j] % std::size(kColours)] +
              "\" stroke-width=\"1.8\"/>\n";
       svg += "<text x=\"" + px(lx + 38) + "\" y=\"" + px(cy + 4) + "\">" +
-             escape_xml(series[listed[j]].label) + "</text>\n";
+             escape_markup(series[listed[j]].label) + "</text>\n";
     }
     svg += "</g>\n";
   }

@@ -460,6 +460,12 @@ JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
     joint.axis = r.direction(r.required(j, path, "axis", "an array of 3 numbers, not all zero"),
                              child(path, "axis"));
   };
+  const auto end_anchors = [&] {  // springs and distance joints: one point per end
+    joint.anchor_a =
+        r.vec3(r.required(j, path, "anchor_a", "an array of 3 numbers"), child(path, "anchor_a"));
+    joint.anchor_b =
+        r.vec3(r.required(j, path, "anchor_b", "an array of 3 numbers"), child(path, "anchor_b"));
+  };
   if (type == "spherical" || type == "fixed") {
     r.check_object(j, path, "a joint object", {"type", "body_a", "body_b", "anchor", "stiffness"});
     joint.type = type == "fixed" ? JointType::Fixed : JointType::Spherical;
@@ -475,10 +481,7 @@ JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
         j, path, "a joint object",
         {"type", "body_a", "body_b", "anchor_a", "anchor_b", "rest_length", "stiffness"});
     joint.type = JointType::Spring;
-    joint.anchor_a =
-        r.vec3(r.required(j, path, "anchor_a", "an array of 3 numbers"), child(path, "anchor_a"));
-    joint.anchor_b =
-        r.vec3(r.required(j, path, "anchor_b", "an array of 3 numbers"), child(path, "anchor_b"));
+    end_anchors();
     joint.rest_length = r.number(r.required(j, path, "rest_length", "a non-negative number"),
                                  child(path, "rest_length"), Range::NonNegative);
     joint.stiffness = r.number(r.required(j, path, "stiffness", "a positive number"),
@@ -487,10 +490,7 @@ JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
     r.check_object(j, path, "a joint object",
                    {"type", "body_a", "body_b", "anchor_a", "anchor_b", "length", "stiffness"});
     joint.type = JointType::Distance;
-    joint.anchor_a =
-        r.vec3(r.required(j, path, "anchor_a", "an array of 3 numbers"), child(path, "anchor_a"));
-    joint.anchor_b =
-        r.vec3(r.required(j, path, "anchor_b", "an array of 3 numbers"), child(path, "anchor_b"));
+    end_anchors();
     r.opt_number(j, path, "length", Range::NonNegative, joint.rest_length);
   } else {
     r.fail_at(type_path, "expected one of spherical, hinge, slider, fixed, spring, distance, got " +

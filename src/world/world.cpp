@@ -493,6 +493,4 @@ std::uint64_t World::state_hash() const {
   return h;
 }
 
-WorldImpl& World::impl() { return *impl_; }
-
 }  // namespace pabd
