@@ -2,7 +2,6 @@
 // naming the file, the states CSV and the stats JSON of the contract
 // (/work/shared/scene-format.md, docs/scene-format.md). Runs the built binary.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <charconv>
 #include <cstdlib>
@@ -12,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_runner.h"
 #include "pabd/scene.h"
 
 namespace pabd {
@@ -21,14 +21,8 @@ const std::string kOut = PABD_TEST_OUTPUT_DIR;
 const std::string kSource = PABD_SOURCE_DIR;
 const std::string kBad = kSource + "/tests/data/bad/";
 
-std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::quote;
+using test::read_file;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -38,10 +32,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 }
 
 /// A unique file name in the test output directory (tests may run in parallel).
-std::string out_path(const std::string& suffix) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return kOut + "/cli_" + info->test_suite_name() + "_" + info->name() + suffix;
-}
+std::string out_path(const std::string& suffix) { return test::out_path("cli", suffix); }
 
 std::string write_scene(const std::string& text, const std::string& suffix = ".json") {
   const std::string path = out_path(suffix);
@@ -49,29 +40,10 @@ std::string write_scene(const std::string& text, const std::string& suffix = ".j
   return path;
 }
 
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
+using test::one_line;
+using test::Outcome;
 
-/// Runs `pabd ARGS` with stdout and stderr captured in files (stderr is not a TTY,
-/// so there is no carriage-return progress line).
-Outcome run_pabd(const std::string& args) {
-  const std::string out = out_path(".stdout"), err = out_path(".stderr");
-  const std::string command =
-      quote(PABD_CLI_PATH) + " " + args + " > " + quote(out) + " 2> " + quote(err) + " < /dev/null";
-  const int raw = std::system(command.c_str());
-  Outcome r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
-
-/// True when `err` is exactly one newline-terminated line.
-bool one_line(const std::string& err) {
-  return !err.empty() && err.back() == '\n' && err.find('\n') == err.size() - 1;
-}
+Outcome run_pabd(const std::string& args) { return test::run_pabd("cli", args); }
 
 // ---------------------------------------------------------------------------
 // Bad input: status 2, one line naming the file, nothing simulated.

@@ -2,7 +2,6 @@
 // Fig. 5a (scenes/spring_pair.json) and Fig. 6 (scenes/spring_net.json) scenes,
 // its CSV, its SVG plot and its exit statuses.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <charconv>
 #include <cmath>
@@ -12,49 +11,24 @@
 #include <string>
 #include <vector>
 
+#include "cli_runner.h"
+
 namespace pabd {
 namespace {
 
 const std::string kOut = PABD_TEST_OUTPUT_DIR;
 const std::string kSource = PABD_SOURCE_DIR;
 
-std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::quote;
+using test::read_file;
 
 /// A unique file name in the test output directory (tests may run in parallel).
-std::string out_path(const std::string& suffix) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return kOut + "/converge_" + info->name() + suffix;
-}
+std::string out_path(const std::string& suffix) { return test::out_path("converge", suffix); }
 
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
+using test::one_line;
+using test::Outcome;
 
-/// Runs `pabd ARGS` with stdout and stderr captured in files.
-Outcome run_pabd(const std::string& args) {
-  const std::string out = out_path(".stdout"), err = out_path(".stderr");
-  const std::string command =
-      quote(PABD_CLI_PATH) + " " + args + " > " + quote(out) + " 2> " + quote(err) + " < /dev/null";
-  const int raw = std::system(command.c_str());
-  Outcome r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
-
-/// True when `err` is exactly one newline-terminated line.
-bool one_line(const std::string& err) {
-  return !err.empty() && err.back() == '\n' && err.find('\n') == err.size() - 1;
-}
+Outcome run_pabd(const std::string& args) { return test::run_pabd("converge", args); }
 
 /// The CSV: its header and the relative errors by row (row i = iteration i).
 struct Curve {
