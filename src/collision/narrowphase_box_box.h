@@ -1,0 +1,356 @@
+// Box-box narrowphase: separating-axis test over the 15 axes, then either a
+// face contact (reference face / incident face clipping, up to 4 points) or
+// an edge-edge contact (1 point).
+//
+// Axis choice. The separation along an axis L is |T . L| - r_A(L) - r_B(L)
+// (T = c_B - c_A, r = projected half width); the pair is apart by more than
+// `margin` if any axis says so. Otherwise the axis of largest separation
+// (least penetration) gives the normal, with two biases for stability, so
+// that a resting contact does not flip between axes from one step to the next:
+// - a face of B replaces the best face of A only when it is better by
+//   kBoxFaceSwitchTolerance x scale;
+// - an edge axis replaces the chosen face only when it is better by
+//   kBoxEdgeRelativeTolerance x |face separation| + kBoxEdgeAbsoluteTolerance x scale
+//   (scale = mean of the two boxes' largest half extents).
+// The reported depth may therefore exceed the least penetration by at most
+// these tolerances. Edge axes of near-parallel edges (sine below
+// kBoxParallelEdgeSine) are skipped: their direction is noise, and the face
+// axes already separate such boxes.
+//
+// Face contact. The reference face is the chosen face (of A or B) and the
+// incident face is the other box's face most anti-parallel to it. The incident
+// quadrilateral is clipped (Sutherland-Hodgman) by the reference face's four
+// side planes, each moved out by kBoxClipSlop x that half extent, so that
+// incident corners lying on a side plane (equal boxes stacked exactly) stay
+// corners under tiny rotations instead of turning into clip points. Each
+// surviving point's separation is its height above the reference face; those
+// within margin are kept (up to 4, see contact_manifold.h), the point on the
+// reference box being the projection onto the reference face. When clipping
+// removes the incident box's deepest vertex and the boxes are apart along the
+// normal, that vertex is added, paired with the nearest point of the
+// reference face, so that the reported gap is never more than the separation
+// along the normal (a lower bound of the true distance) plus kBoxClipSlop x
+// the reference box's largest half extent; it is also added as a last resort
+// when no clipped point is within margin. When penetrating it is not added
+// otherwise (it lies beside the reference box, not in it), and the deepest
+// point may be shallower than the SAT depth (as in Box2D's polygon clipping).
+//
+// Feature ids are topological: an incident vertex on the reference face is
+// (Face, Vertex), an incident edge crossing a reference face edge is
+// (Edge, Edge), a reference face corner inside the incident face is
+// (Vertex, Face); A's feature always comes first.
+#pragma once
+
+#include "collision/contact_manifold.h"
+#include "collision/shape_geometry.h"
+
+namespace pabd {
+
+/// A face of B must beat A's best face by this times the scale [-].
+inline constexpr Real kBoxFaceSwitchTolerance = Real(1e-3);
+/// An edge axis must beat the chosen face by this times |face separation| [-] ...
+inline constexpr Real kBoxEdgeRelativeTolerance = Real(0.05);
+/// ... plus this times the scale [-].
+inline constexpr Real kBoxEdgeAbsoluteTolerance = Real(1e-3);
+/// Edge pairs whose cross product is shorter than this (sine of their angle) are skipped.
+inline constexpr Real kBoxParallelEdgeSine = Real(1e-6);
+/// Side planes of the reference face are moved out by this times their half extent [-].
+inline constexpr Real kBoxClipSlop = Real(1e-3);
+
+/// A box in the world frame: centre, axes (unit columns of its rotation), half extents.
+struct BoxFrame {
+  Vec3 center;
+  Vec3 axis[3];
+  Real half[3];
+};
+
+PABD_HD BoxFrame box_frame(Vec3 half, const ShapePose& pose) {
+  BoxFrame b;
+  b.center = pose.position;
+  for (int i = 0; i < 3; ++i) {
+    b.axis[i] = column(pose.rotation, i);
+    b.half[i] = get(half, i);
+  }
+  return b;
+}
+/// Half width of a box projected on unit direction l.
+PABD_HD Real box_projected_radius(const BoxFrame& b, Vec3 l) {
+  return b.half[0] * std::fabs(dot(b.axis[0], l)) + b.half[1] * std::fabs(dot(b.axis[1], l)) +
+         b.half[2] * std::fabs(dot(b.axis[2], l));
+}
+/// World position of vertex v of a box frame.
+PABD_HD Vec3 box_frame_vertex(const BoxFrame& b, int v) {
+  Vec3 p = b.center;
+  for (int i = 0; i < 3; ++i) p += ((v >> i) & 1 ? b.half[i] : -b.half[i]) * b.axis[i];
+  return p;
+}
+
+/// Separation of two boxes along a unit axis (negative = overlap).
+PABD_HD Real box_box_separation(const BoxFrame& a, const BoxFrame& b, Vec3 l) {
+  return std::fabs(dot(b.center - a.center, l)) - box_projected_radius(a, l) -
+         box_projected_radius(b, l);
+}
+
+/// A polygon vertex during clipping, with its feature pair and the label of the
+/// edge leaving it: an incident box edge (index >= 0) or a reference side plane.
+struct ClipVertex {
+  Vec3 point;
+  FeatureKind ref_kind;
+  int ref_index;
+  FeatureKind inc_kind;
+  int inc_index;
+  int out_incident_edge;  ///< incident edge leaving this vertex, or -1
+  int out_side_axis;      ///< else: reference side plane (axis, sign) it runs along
+  Real out_side_sign;
+};
+
+/// Face contact with `ref` as the reference box (face axis `axis`) and `inc`
+/// as the incident box. `ref_is_a` says which of them is shape A.
+PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& inc, int axis,
+                                         bool ref_is_a, Real margin) {
+  ContactManifold m;
+  // Reference face: its outward normal points toward the incident box.
+  const Real ref_sign = sign_nonneg(dot(inc.center - ref.center, ref.axis[axis]));
+  const Vec3 n_ref = ref_sign * ref.axis[axis];
+  const int ref_face = box_face_index(axis, ref_sign);
+  m.normal = ref_is_a ? n_ref : -n_ref;
+
+  // Incident face: the face of `inc` most anti-parallel to n_ref.
+  int inc_axis = 0;
+  Real best = -1;
+  for (int k = 0; k < 3; ++k) {
+    const Real c = std::fabs(dot(inc.axis[k], n_ref));
+    if (c > best) {
+      best = c;
+      inc_axis = k;
+    }
+  }
+  const Real inc_sign = dot(inc.axis[inc_axis], n_ref) > 0 ? Real(-1) : Real(1);
+  const int inc_face = box_face_index(inc_axis, inc_sign);
+
+  // Incident quadrilateral in cyclic order.
+  constexpr int kMaxPoly = 8;  // a quadrilateral gains at most one vertex per clip plane
+  ClipVertex poly[kMaxPoly], next[kMaxPoly];
+  int count = 4;
+  int inc_vertex[4];
+  {
+    const int p = (inc_axis + 1) % 3, q = (inc_axis + 2) % 3;
+    const int base = inc_sign > 0 ? (1 << inc_axis) : 0;
+    const int bits_p[4] = {0, 1, 1, 0}, bits_q[4] = {0, 0, 1, 1};
+    for (int k = 0; k < 4; ++k) inc_vertex[k] = base | (bits_p[k] << p) | (bits_q[k] << q);
+    const int* v = inc_vertex;
+    for (int k = 0; k < 4; ++k) {
+      ClipVertex& cv = poly[k];
+      cv.point = box_frame_vertex(inc, v[k]);
+      cv.ref_kind = FeatureKind::Face;
+      cv.ref_index = ref_face;
+      cv.inc_kind = FeatureKind::Vertex;
+      cv.inc_index = v[k];
+      cv.out_incident_edge = box_edge_between(v[k], v[(k + 1) % 4]);
+      cv.out_side_axis = -1;
+      cv.out_side_sign = 0;
+    }
+  }
+
+  // Clip by the four side planes of the reference face.
+  const int ref_face_vertex_bits = ref_sign > 0 ? (1 << axis) : 0;
+  for (int side = 0; side < 4 && count > 0; ++side) {
+    const int s_axis = (axis + 1 + side / 2) % 3;
+    const Real s_sign = side % 2 ? Real(1) : Real(-1);
+    const int other = 3 - axis - s_axis;  // the remaining axis
+    const Vec3 plane_n = s_sign * ref.axis[s_axis];
+    const Real limit = ref.half[s_axis] * (1 + kBoxClipSlop) + dot(plane_n, ref.center);
+    // The reference box edge where the reference face meets this side face.
+    const int side_bits = ref_face_vertex_bits | (s_sign > 0 ? (1 << s_axis) : 0);
+    const int side_edge = box_edge_through(other, side_bits);
+    int out = 0;
+    for (int k = 0; k < count; ++k) {
+      const ClipVertex& a = poly[k];
+      const ClipVertex& b = poly[(k + 1) % count];
+      const Real da = dot(plane_n, a.point) - limit, db = dot(plane_n, b.point) - limit;
+      const bool a_in = da <= 0, b_in = db <= 0;
+      if (a_in != b_in && out < kMaxPoly) {
+        // The crossing point of edge a -> b with the plane.
+        ClipVertex x;
+        x.point = lerp(a.point, b.point, da / (da - db));
+        if (a.out_incident_edge >= 0) {
+          x.ref_kind = FeatureKind::Edge;
+          x.ref_index = side_edge;
+          x.inc_kind = FeatureKind::Edge;
+          x.inc_index = a.out_incident_edge;
+        } else {
+          // Two side planes meet at a corner of the reference face.
+          const int corner = side_bits | (a.out_side_sign > 0 ? (1 << a.out_side_axis) : 0);
+          x.ref_kind = FeatureKind::Vertex;
+          x.ref_index = corner;
+          x.inc_kind = FeatureKind::Face;
+          x.inc_index = inc_face;
+        }
+        if (a_in) {
+          // Leaving: the next edge runs along this side plane.
+          x.out_incident_edge = -1;
+          x.out_side_axis = s_axis;
+          x.out_side_sign = s_sign;
+        } else {
+          // Entering: the rest of edge a -> b follows.
+          x.out_incident_edge = a.out_incident_edge;
+          x.out_side_axis = a.out_side_axis;
+          x.out_side_sign = a.out_side_sign;
+        }
+        next[out++] = x;
+      }
+      if (b_in && out < kMaxPoly) next[out++] = b;
+    }
+    count = out;
+    for (int k = 0; k < count; ++k) poly[k] = next[k];
+  }
+
+  // Heights above the reference face; keep those within margin.
+  ContactCandidate cand[kMaxPoly + 1];
+  int n = 0;
+  const Real face_offset = dot(n_ref, ref.center) + ref.half[axis];
+  Real lowest_clipped = 1e300;
+  for (int k = 0; k < count; ++k) {
+    const Vec3 p = poly[k].point;
+    const Real sep = dot(n_ref, p) - face_offset;
+    lowest_clipped = sep < lowest_clipped ? sep : lowest_clipped;
+    if (sep > margin) continue;
+    const Vec3 on_ref = p - sep * n_ref;
+    ContactCandidate& c = cand[n++];
+    c.separation = sep;
+    if (ref_is_a) {
+      c.world_a = on_ref;
+      c.world_b = p;
+      c.feature =
+          make_feature_id(poly[k].ref_kind, poly[k].ref_index, poly[k].inc_kind, poly[k].inc_index);
+    } else {
+      c.world_a = p;
+      c.world_b = on_ref;
+      c.feature =
+          make_feature_id(poly[k].inc_kind, poly[k].inc_index, poly[k].ref_kind, poly[k].ref_index);
+    }
+  }
+
+  // The incident box's deepest vertex, paired with the nearest point of the
+  // reference face, when clipping removed it and it lies deeper than every
+  // clipped point (beyond the slop), if the boxes are apart along the normal
+  // (then the whole incident box lies beyond the reference face's plane, a
+  // separating plane, and the point keeps the reported gap no larger than the
+  // separation along the normal), or as a last resort when no clipped point
+  // is within margin. Not when penetrating otherwise: that vertex lies beside
+  // the reference box, not in it.
+  int deepest = 0;
+  Real lowest = 1e300;
+  for (int k = 0; k < 4; ++k) {
+    const Real sep = dot(n_ref, box_frame_vertex(inc, inc_vertex[k])) - face_offset;
+    if (sep < lowest) {
+      lowest = sep;
+      deepest = k;
+    }
+  }
+  const Real ref_scale = std::fmax(ref.half[0], std::fmax(ref.half[1], ref.half[2]));
+  if (lowest <= margin &&
+      (n == 0 || (lowest > 0 && lowest < lowest_clipped - kBoxClipSlop * ref_scale))) {
+    const Vec3 p = box_frame_vertex(inc, inc_vertex[deepest]);
+    Vec3 on_ref = ref.center + ref.half[axis] * n_ref;
+    for (int k = 1; k < 3; ++k) {
+      const int s_axis = (axis + k) % 3;
+      const Real h = ref.half[s_axis];
+      on_ref += clamp_real(dot(p - ref.center, ref.axis[s_axis]), -h, h) * ref.axis[s_axis];
+    }
+    ContactCandidate& c = cand[n++];
+    c.separation = lowest;
+    c.world_a = ref_is_a ? on_ref : p;
+    c.world_b = ref_is_a ? p : on_ref;
+    c.feature = ref_is_a ? make_feature_id(FeatureKind::Face, ref_face, FeatureKind::Vertex,
+                                           inc_vertex[deepest])
+                         : make_feature_id(FeatureKind::Vertex, inc_vertex[deepest],
+                                           FeatureKind::Face, ref_face);
+  }
+  select_contact_points(m, cand, n);
+  return m;
+}
+
+/// Edge-edge contact along unit axis l (from A to B), edges parallel to A's
+/// axis i and B's axis j.
+PABD_HD ContactManifold box_edge_contact(const BoxFrame& a, const BoxFrame& b, int i, int j, Vec3 l,
+                                         Real margin) {
+  ContactManifold m;
+  m.normal = l;
+  // A's edge farthest along +l, B's edge farthest along -l.
+  int va = 0, vb = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (k != i && dot(a.axis[k], l) > 0) va |= 1 << k;
+    if (k != j && dot(b.axis[k], l) < 0) vb |= 1 << k;
+  }
+  const Vec3 a0 = box_frame_vertex(a, va), a1 = box_frame_vertex(a, va | (1 << i));
+  const Vec3 b0 = box_frame_vertex(b, vb), b1 = box_frame_vertex(b, vb | (1 << j));
+  Real s, t;
+  closest_segment_segment(a0, a1, b0, b1, s, t);
+  const Vec3 pa = lerp(a0, a1, s), pb = lerp(b0, b1, t);
+  const Real sep = dot(pb - pa, l);
+  if (sep > margin) return m;
+  add_contact_point(m, pa, pb, sep,
+                    make_feature_id(FeatureKind::Edge, box_edge_through(i, va), FeatureKind::Edge,
+                                    box_edge_through(j, vb)));
+  return m;
+}
+
+/// Box (A, half extents half_a) against box (B).
+PABD_HD ContactManifold collide_box_box(Vec3 half_a, const ShapePose& pose_a, Vec3 half_b,
+                                        const ShapePose& pose_b, Real margin) {
+  const BoxFrame a = box_frame(half_a, pose_a), b = box_frame(half_b, pose_b);
+  const ContactManifold none;
+  // Face axes of A, then of B.
+  Real best_a = -1e300, best_b = -1e300;
+  int face_a = 0, face_b = 0;
+  for (int k = 0; k < 3; ++k) {
+    const Real sa = box_box_separation(a, b, a.axis[k]);
+    if (sa > margin) return none;
+    if (sa > best_a) {
+      best_a = sa;
+      face_a = k;
+    }
+    const Real sb = box_box_separation(a, b, b.axis[k]);
+    if (sb > margin) return none;
+    if (sb > best_b) {
+      best_b = sb;
+      face_b = k;
+    }
+  }
+  // Edge axes: cross products of one axis of each box.
+  Real best_e = -1e300;
+  int edge_i = -1, edge_j = -1;
+  Vec3 edge_l;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      Vec3 l = cross(a.axis[i], b.axis[j]);
+      const Real len = length(l);
+      if (len < kBoxParallelEdgeSine) continue;
+      l = (Real(1) / len) * l;
+      const Real se = box_box_separation(a, b, l);
+      if (se > margin) return none;
+      if (se > best_e) {
+        best_e = se;
+        edge_i = i;
+        edge_j = j;
+        edge_l = dot(b.center - a.center, l) < 0 ? -l : l;
+      }
+    }
+
+  // Choose with the biases described at the top of the file.
+  const Real scale = Real(0.5) * (std::fmax(a.half[0], std::fmax(a.half[1], a.half[2])) +
+                                  std::fmax(b.half[0], std::fmax(b.half[1], b.half[2])));
+  const bool use_b = best_b > best_a + kBoxFaceSwitchTolerance * scale;
+  const Real face_sep = use_b ? best_b : best_a;
+  const bool use_edge =
+      edge_i >= 0 && best_e > face_sep + kBoxEdgeRelativeTolerance * std::fabs(face_sep) +
+                                  kBoxEdgeAbsoluteTolerance * scale;
+  if (!use_edge) {
+    return use_b ? box_face_contact(b, a, face_b, false, margin)
+                 : box_face_contact(a, b, face_a, true, margin);
+  }
+  return box_edge_contact(a, b, edge_i, edge_j, edge_l, margin);
+}
+
+}  // namespace pabd
