@@ -169,17 +169,6 @@ TEST(Converge, OverlayAddsACurveWithItsLabel) {
   EXPECT_NE(text.find(">earlier &lt;run&gt;</text>"), std::string::npos);  // overlay's label
 }
 
-TEST(Converge, AvbdIsNotAvailableYet) {
-  const std::string csv = out_path(".csv");
-  const Outcome r = run_pabd("converge " + quote(kSource + "/scenes/spring_pair.json") +
-                             " --solver avbd --csv " + quote(csv));
-  EXPECT_EQ(r.status, 2);                 // a valid value for a solver this build lacks: bad input
-  EXPECT_TRUE(one_line(r.err)) << r.err;  // one line, like every other bad input
-  EXPECT_EQ(r.err, "pabd converge: solver 'avbd' is not available yet (joints issue)\n");
-  EXPECT_EQ(r.out, "");                     // no summary: nothing was simulated
-  EXPECT_FALSE(std::ifstream(csv).good());  // flags are checked before outputs open
-}
-
 TEST(Converge, BadFlagsAndScenesExitTwoWithOneLine) {
   const std::string scene = quote(kSource + "/scenes/spring_pair.json");
   const std::vector<std::string> bad = {

@@ -31,6 +31,8 @@ struct JointDesc {
   Vec3 anchor_b{0, 0, 0};                 ///< spring: second end [m]
   Real rest_length = 0;                   ///< spring [m]; distance: 0 = the anchors' distance
   Real stiffness = 0;                     ///< spring [N/m]; joints: 0 = hard
+  JointLimits limits;                     ///< hinge [rad] / slider [m] range (limits, limits_deg)
+  JointDrive drive;                       ///< hinge / slider drive (the "drive" object)
   std::string json_path;                  ///< where it came from, for error messages
 };
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -101,6 +102,18 @@ enum class LocalStep {
   Paper   ///< the paper: full 12x12 affine solve, then the rotation closest to A
 };
 
+/// Which solver advances the world (docs/avbd.md).
+enum class SolverKind {
+  Pabd,  ///< Projective Affine Body Dynamics: Jacobi global/local iterations (default)
+  Avbd   ///< baseline: Augmented Vertex Block Descent (Giles et al. 2025), Gauss-Seidel
+};
+
+/// Order in which PABD's iterations update the bodies (docs/method.md).
+enum class IterationOrder {
+  Jacobi,  ///< every body from iterate k at once (the paper; default)
+  Colored  ///< Gauss-Seidel over a body colouring: each colour sees the colours before it
+};
+
 /// World settings. Fill with default_world_def().
 struct WorldDef {
   Real dt = 1.0 / 60.0;                               ///< time step h [s]
@@ -109,13 +122,19 @@ struct WorldDef {
   int threads = 0;                                    ///< OpenMP threads; 0 = OpenMP's default
   PredictionMode prediction = PredictionMode::Exact;  ///< rotation prediction/recovery
   LocalStep local_step = LocalStep::Rigid;            ///< global/local coupling
-  bool augmented_lagrangian = true;   ///< false: hard joints are plain penalties of kappa_start
-  Real hard_stiffness_start = 1e4;    ///< AL: start penalty kappa_start [N/m]
-  Real hard_stiffness_growth = 1e4;   ///< AL: beta, kappa += beta |C| per iteration [N/m^2]
-  Real hard_lambda_decay = 0.99;      ///< AL: alpha, warm-start factor for lambda
-  Real hard_stiffness_decay = 0.999;  ///< AL: gamma, warm-start factor for kappa and lambda
-  Real hard_stiffness_max = 1e12;     ///< AL: cap on kappa [N/m] (keeps H well conditioned)
-  ParallelFor parallel_for;           ///< optional user task system; empty = OpenMP
+  SolverKind solver = SolverKind::Pabd;               ///< PABD, or the AVBD baseline
+  IterationOrder iteration_order = IterationOrder::Jacobi;  ///< PABD: Jacobi or colored sweeps
+  Real chebyshev_rho =
+      0;  ///< PABD: Chebyshev acceleration's spectral radius estimate in [0, 1); 0 = off
+  Real relaxation = 1;                 ///< PABD: iterate relaxation gamma in (0, 2); 1 = none
+  bool augmented_lagrangian = true;    ///< false: hard joints are plain penalties of kappa_start
+  Real hard_stiffness_start = 1e4;     ///< AL: start penalty kappa_start [N/m]
+  Real hard_stiffness_growth = 1e4;    ///< AL: beta, kappa += beta |C| per iteration [N/m^2]
+  Real hard_lambda_decay = 0.99;       ///< AL: alpha, warm-start factor for lambda
+  Real hard_stiffness_decay = 0.999;   ///< AL: gamma, warm-start factor for kappa and lambda
+  Real hard_stiffness_max = 1e12;      ///< AL: cap on kappa [N/m] (keeps H well conditioned)
+  Real hard_stiffness_mass_ratio = 1;  ///< AL: kappa starts at >= this times m_eff / h^2 [-]
+  ParallelFor parallel_for;            ///< optional user task system; empty = OpenMP
 };
 
 /// A world definition with every field at its documented default.
@@ -150,6 +169,48 @@ struct JointInfo {
   Vec3 world_a;                           ///< first end's point, world frame, now [m]
   Vec3 world_b;                           ///< second end's point, world frame, now [m]
   bool hard = false;                      ///< true for a hard (augmented-Lagrangian) joint
+  /// Hinge: angle of body_b about +axis relative to body_a [rad], 0 at creation; counted
+  /// across whole turns when the hinge has limits or a drive, else in (-pi, pi].
+  /// Slider: travel of body_b along +axis relative to body_a [m], 0 at creation.
+  /// Other joints: 0.
+  Real coordinate = 0;
+  /// Hinge: the drive's torque on body_b about +axis [N m]; slider: its force on body_b
+  /// along +axis [N] (body_a takes the opposite), in the last step; 0 without a drive.
+  Real drive_force = 0;
+  /// The limits' torque [N m] or force [N] on body_b, as drive_force; 0 without limits.
+  Real limit_force = 0;
+};
+
+/// Range of a hinge's angle or a slider's travel, kept by one-sided bonds that
+/// are hard when the joint is (docs/joints/limits.md).
+struct JointLimits {
+  bool enabled = false;  ///< false: no limits
+  Real lower = 0;  ///< lowest angle [rad] (hinge) or travel [m] (slider); 0 = pose at creation
+  Real upper = 0;  ///< highest angle [rad] or travel [m]; >= lower
+};
+
+/// What a hinge or slider drive does (docs/joints/drives.md).
+enum class DriveMode {
+  Off,       ///< no drive
+  Velocity,  ///< a motor: the joint turns (moves) at `target`, torque (force) within max_force
+  Position   ///< a spring and damper toward target + amplitude sin(2 pi frequency t + phase)
+};
+
+/// A hinge or slider drive. Hinge: angles [rad], torques [N m]; slider: travel
+/// [m], forces [N]. Set at creation (HingeJointDef::drive) or between steps
+/// (World::set_joint_drive).
+struct JointDrive {
+  DriveMode mode = DriveMode::Off;  ///< what the drive does
+  /// Velocity: target speed [rad/s] or [m/s]. Position: target angle [rad] or travel [m],
+  /// the offset of a periodic target.
+  Real target = 0;
+  /// Bound on the drive's |torque| [N m] or |force| [N]; > 0; infinity = unbounded.
+  Real max_force = std::numeric_limits<Real>::infinity();
+  Real stiffness = 0;  ///< Position: [N m/rad] or [N/m]; > 0
+  Real damping = 0;    ///< Position: on the speed error, [N m s/rad] or [N s/m]; >= 0
+  Real amplitude = 0;  ///< Position: amplitude of the periodic part [rad] or [m]; 0 = constant
+  Real frequency = 0;  ///< Position: frequency of the periodic part [Hz]; >= 0
+  Real phase = 0;      ///< Position: phase of the periodic part at time 0 [rad]
 };
 
 /// Hinge (revolute joint): the bodies keep a common axis through `anchor` and
@@ -160,6 +221,8 @@ struct HingeJointDef {
   Vec3 anchor{0, 0, 0};           ///< a point on the axis, world frame at the current pose [m]
   Vec3 axis{0, 0, 1};             ///< axis direction, world frame (normalised; not zero)
   Real stiffness = 0;             ///< [N/m] per point bond; 0 = hard constraint
+  JointLimits limits;             ///< angle range about +axis [rad], 0 = the pose at creation
+  JointDrive drive;               ///< motor or position drive about +axis
 };
 
 /// Fixed (weld) joint: the bodies keep their relative pose. Built from three
@@ -180,6 +243,8 @@ struct SliderJointDef {
   Vec3 anchor{0, 0, 0};           ///< a point on the rail, world frame at the current pose [m]
   Vec3 axis{1, 0, 0};             ///< direction of free translation (normalised; not zero)
   Real stiffness = 0;             ///< [N/m] per bond; 0 = hard constraint
+  JointLimits limits;             ///< travel range along +axis [m], 0 = the pose at creation
+  JointDrive drive;               ///< motor or position drive along +axis
 };
 
 /// Distance joint (rigid rod): two points stay a fixed distance apart; all
@@ -256,6 +321,9 @@ class World {
   void set_world_anchor(JointId id, Vec3 anchor);
   /// Removes a joint: it stops acting and its handle becomes invalid.
   void remove_joint(JointId id);
+  /// Replaces the drive of a hinge or slider joint; acts from the next step. Throws
+  /// Error for another joint kind, a removed joint or invalid drive values.
+  void set_joint_drive(JointId id, const JointDrive& drive);
 
   /// Advances the world by one time step.
   StepResult step();
@@ -268,7 +336,8 @@ class World {
   JointId joint_at(int index) const;
   /// True while a joint handle names a joint that has not been removed.
   bool is_valid(JointId id) const;
-  /// Kind, bodies and current world-space end points of a joint.
+  /// Kind, bodies and current world-space end points of a joint; for hinges and
+  /// sliders also the angle or travel and the drive's and limits' torque or force.
   JointInfo joint_info(JointId id) const;
   /// Handle of the body at a slot index (0..body_count()-1).
   BodyId body_at(int index) const;

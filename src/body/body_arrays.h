@@ -30,11 +30,15 @@ struct BodyArrays {
   Vec3* angular_velocity = nullptr;  ///< world frame [rad/s]
 
   // Step scratch.
-  Vec3* start_position = nullptr;     ///< c^n
-  Quat* start_orientation = nullptr;  ///< Q^n
-  Mat3* start_affine = nullptr;       ///< A^n
-  Vec3* target_position = nullptr;    ///< s_c, the inertial target
-  Mat3* target_affine = nullptr;      ///< s_A
+  Vec3* start_position = nullptr;        ///< c^n
+  Quat* start_orientation = nullptr;     ///< Q^n
+  Mat3* start_affine = nullptr;          ///< A^n
+  Vec3* target_position = nullptr;       ///< s_c, the inertial target
+  Mat3* target_affine = nullptr;         ///< s_A
+  Vec3* iterate_position = nullptr;      ///< acceleration: c^k, the iterate before the last solve
+  Quat* iterate_orientation = nullptr;   ///< acceleration: Q^k
+  Vec3* previous_position = nullptr;     ///< acceleration: c^(k-1)
+  Quat* previous_orientation = nullptr;  ///< acceleration: Q^(k-1)
 
   // Body-to-bond-end adjacency (CSR): the ends touching body i are
   // end_index[end_begin[i] .. end_begin[i+1]); end e belongs to bond e / 2.

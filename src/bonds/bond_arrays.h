@@ -13,16 +13,21 @@
 
 #include <cstdint>
 
+#include "bonds/axis_bond_data.h"
 #include "pabd/math.h"
 
 namespace pabd {
 
 /// Kinds of bond. Each kind is one header in src/bonds/ with its law.
 enum class BondKind : std::uint8_t {
-  Spring = 0,    ///< k/2 (d - l)^2
-  Point = 1,     ///< point coincidence, soft (k/2 d^2) or hard (augmented Lagrangian)
-  Line = 2,      ///< point on a line that turns with end a's body (slider), soft or hard
-  Distance = 3,  ///< fixed distance between two points (rigid rod), hard
+  Spring = 0,       ///< k/2 (d - l)^2
+  Point = 1,        ///< point coincidence, soft (k/2 d^2) or hard (augmented Lagrangian)
+  Line = 2,         ///< point on a line that turns with end a's body (slider), soft or hard
+  Distance = 3,     ///< fixed distance between two points (rigid rod), hard
+  HingeLimit = 4,   ///< one-sided bond on a hinge's angle (limit_bond.h), hard or soft
+  SliderLimit = 5,  ///< one-sided bond on a slider's travel (limit_bond.h), hard or soft
+  HingeDrive = 6,   ///< motor on a hinge's angle (drive_bond.h)
+  SliderDrive = 7,  ///< motor on a slider's travel (drive_bond.h)
 };
 
 struct BondArrays {
@@ -35,8 +40,12 @@ struct BondArrays {
   const Real* stiffness = nullptr;    ///< [N/m]; 0 with `hard` = augmented Lagrangian
   const Real* rest_length = nullptr;  ///< [m] (springs, distance bonds)
   const Vec3* axis =
-      nullptr;  ///< line bonds: unit direction in end a's body frame (world if a < 0)
-  const std::uint8_t* hard = nullptr;  ///< 1 = hard constraint
+      nullptr;  ///< line and joint-axis bonds: unit direction in end a's frame (world if a < 0)
+  const std::uint8_t* hard = nullptr;         ///< 1 = hard constraint
+  const AxisBondModel* axis_model = nullptr;  ///< per bond; read by the joint-axis kinds only
+
+  // Joint-axis bonds (limits, drives): the coordinate and targets of this step.
+  AxisBondState* axis_state = nullptr;  ///< per bond; used by the joint-axis kinds only
 
   // Augmented-Lagrangian state, carried across steps (warm start).
   Real* penalty = nullptr;  ///< kappa [N/m]
@@ -49,12 +58,14 @@ struct BondArrays {
 
 /// Settings of the augmented Lagrangian (the AVBD update, method-notes.md).
 struct HardBondSettings {
-  bool augmented = true;         ///< false: fixed penalty stiffness_start, no multiplier
-  Real stiffness_start = 1e4;    ///< kappa_start [N/m]
-  Real stiffness_growth = 1e4;   ///< beta [N/m^2]
-  Real lambda_decay = 0.99;      ///< alpha
-  Real stiffness_decay = 0.999;  ///< gamma
-  Real stiffness_max = 1e12;     ///< cap on kappa [N/m]
+  bool augmented = true;          ///< false: fixed penalty stiffness_start, no multiplier
+  Real stiffness_start = 1e4;     ///< kappa_start [N/m]
+  Real stiffness_growth = 1e4;    ///< beta [N/m^2]
+  Real lambda_decay = 0.99;       ///< alpha
+  Real stiffness_decay = 0.999;   ///< gamma
+  Real stiffness_max = 1e12;      ///< cap on kappa [N/m]
+  Real stiffness_mass_ratio = 1;  ///< kappa starts at >= this times m_eff / h^2 [-]
+  bool full_split = false;  ///< Gauss-Seidel sweeps: each end closes the whole gap (bond_shares.h)
 };
 
 }  // namespace pabd

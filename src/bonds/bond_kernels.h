@@ -4,7 +4,9 @@
 #pragma once
 
 #include "body/body_arrays.h"
+#include "bonds/axis_bond.h"
 #include "bonds/bond_arrays.h"
+#include "bonds/bond_shares.h"
 #include "bonds/distance_bond.h"
 #include "bonds/line_bond.h"
 #include "bonds/point_bond.h"
@@ -17,11 +19,11 @@ PABD_HD Real inverse_mass(const BodyArrays& bodies, int body) {
   return (body < 0 || bodies.is_static[body]) ? Real(0) : Real(1) / bodies.mass[body];
 }
 
-/// End a's share of the two ends' inverse mass (1 against the world).
-PABD_HD Real share_of_a(const BodyArrays& bodies, const BondArrays& bonds, int i) {
-  const Real inv_a = inverse_mass(bodies, bonds.end_body[2 * i]);
-  const Real inv_b = inverse_mass(bodies, bonds.end_body[2 * i + 1]);
-  return inv_a / (inv_a + inv_b);
+/// How hard bond i splits its correction between its ends (bond_shares.h).
+PABD_HD BondShares bond_shares(const BodyArrays& bodies, const BondArrays& bonds, int i,
+                               bool full_split) {
+  return hard_bond_shares(inverse_mass(bodies, bonds.end_body[2 * i]),
+                          inverse_mass(bodies, bonds.end_body[2 * i + 1]), full_split);
 }
 
 /// World direction of a line bond: its axis turned with end a's body.
@@ -32,7 +34,7 @@ PABD_HD Vec3 line_direction(const BodyArrays& bodies, const BondArrays& bonds, i
 
 /// Evaluates bond i at the current iterate and stores its ends' weights and pulls.
 PABD_HD void bond_weights_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
-                                 Real h2) {
+                                 const HardBondSettings& hard, Real h2) {
   const int ea = 2 * i, eb = 2 * i + 1;
   const Vec3 ya = world_point(bodies, bonds.end_body[ea], bonds.end_local[ea]);
   const Vec3 yb = world_point(bodies, bonds.end_body[eb], bonds.end_local[eb]);
@@ -43,9 +45,8 @@ PABD_HD void bond_weights_kernel(const BodyArrays& bodies, const BondArrays& bon
       break;
     case BondKind::Point:
       if (bonds.hard[i]) {
-        const Real share_a = share_of_a(bodies, bonds, i);
-        out = hard_point_weights(ya, yb, bonds.penalty[i], bonds.lambda[i], share_a,
-                                 Real(1) - share_a, h2);
+        const BondShares sh = bond_shares(bodies, bonds, i, hard.full_split);
+        out = hard_point_weights(ya, yb, bonds.penalty[i], bonds.lambda[i], sh.a, sh.b, h2);
       } else {
         out = point_weights(ya, yb, bonds.stiffness[i], h2);
       }
@@ -53,20 +54,25 @@ PABD_HD void bond_weights_kernel(const BodyArrays& bodies, const BondArrays& bon
     case BondKind::Line: {
       const Vec3 d = line_direction(bodies, bonds, i);
       if (bonds.hard[i]) {
-        const Real share_a = share_of_a(bodies, bonds, i);
-        out = hard_line_weights(ya, yb, d, bonds.penalty[i], bonds.lambda[i], share_a,
-                                Real(1) - share_a, h2);
+        const BondShares sh = bond_shares(bodies, bonds, i, hard.full_split);
+        out = hard_line_weights(ya, yb, d, bonds.penalty[i], bonds.lambda[i], sh.a, sh.b, h2);
       } else {
         out = line_weights(ya, yb, d, bonds.stiffness[i], h2);
       }
       break;
     }
     case BondKind::Distance: {
-      const Real share_a = share_of_a(bodies, bonds, i);
+      const BondShares sh = bond_shares(bodies, bonds, i, hard.full_split);
       out = hard_distance_weights(ya, yb, bonds.rest_length[i], bonds.penalty[i], bonds.lambda[i].x,
-                                  share_a, Real(1) - share_a, h2);
+                                  sh.a, sh.b, h2);
       break;
     }
+    case BondKind::HingeLimit:
+    case BondKind::SliderLimit:
+    case BondKind::HingeDrive:
+    case BondKind::SliderDrive:
+      out = axis_bond_weights(bodies, bonds, i, ya, yb, hard, h2);
+      break;
   }
   bonds.end_weight[ea] = out.weight_a;
   bonds.end_pull[ea] = out.pull_a;
@@ -88,11 +94,15 @@ PABD_HD Real dual_step_bound(const BodyArrays& bodies, const BondArrays& bonds, 
 }
 
 /// Start of a step: warm-start a hard bond's penalty and multiplier. The
-/// penalty never starts below m_eff / h^2 (dual_step_bound): a fixed
+/// penalty never starts below stiffness_mass_ratio * m_eff / h^2: a fixed
 /// kappa_start of 1e4 N/m is nothing to a 1000 kg body (m / h^2 = 3.6e6), so
-/// its multiplier winds up over many iterations and then throws the body
-/// (a 1000 kg rod hung from one joint flipped over its pivot). AVBD users
-/// report the same jitter; scaling the start penalty with the mass fixes it.
+/// its multiplier wound up over many iterations and then threw the body (a
+/// 1000 kg rod hung from one joint flipped over its pivot); AVBD users report
+/// the same jitter. The default ratio 1 floors kappa at m_eff / h^2. Long
+/// chains with large mass ratios want 1e3 or more (below that the step map of
+/// a 19-link chain is not contractive, docs/method.md), but a stiff start
+/// slows the free directions of point-on-line and distance bonds, whose
+/// projective targets also hold the free direction at the current iterate.
 PABD_HD void bond_warm_start_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
                                     const HardBondSettings& s, Real h2) {
   if (!bonds.hard[i]) return;
@@ -101,8 +111,9 @@ PABD_HD void bond_warm_start_kernel(const BodyArrays& bodies, const BondArrays& 
     bonds.lambda[i] = Vec3{};
     return;
   }
-  const Real mass_floor = dual_step_bound(bodies, bonds, i, h2);
-  const Real floor = s.stiffness_start > mass_floor ? s.stiffness_start : mass_floor;
+  const Real mass_floor = s.stiffness_mass_ratio * dual_step_bound(bodies, bonds, i, h2);
+  Real floor = s.stiffness_start > mass_floor ? s.stiffness_start : mass_floor;
+  floor = floor < s.stiffness_max ? floor : s.stiffness_max;
   const Real decayed = s.stiffness_decay * bonds.penalty[i];
   bonds.penalty[i] = decayed > floor ? decayed : floor;
   bonds.lambda[i] = (s.lambda_decay * s.stiffness_decay) * bonds.lambda[i];
@@ -128,6 +139,12 @@ PABD_HD void bond_dual_kernel(const BodyArrays& bodies, const BondArrays& bonds,
       distance_dual_update(ya, yb, bonds.rest_length[i], s, dual_step_bound(bodies, bonds, i, h2),
                            bonds.penalty[i], bonds.lambda[i]);
       break;
+    case BondKind::HingeLimit:
+    case BondKind::SliderLimit:
+    case BondKind::HingeDrive:
+    case BondKind::SliderDrive:
+      axis_bond_dual_update(bodies, bonds, i, s);
+      break;
     case BondKind::Spring:
       break;
   }
@@ -151,6 +168,11 @@ PABD_HD Real bond_energy_kernel(const BodyArrays& bodies, const BondArrays& bond
     }
     case BondKind::Distance:
       return distance_energy(ya, yb, bonds.rest_length[i], bonds.penalty[i], bonds.lambda[i].x);
+    case BondKind::HingeLimit:
+    case BondKind::SliderLimit:
+    case BondKind::HingeDrive:
+    case BondKind::SliderDrive:
+      return axis_bond_energy(bodies, bonds, i);
   }
   return 0;
 }

@@ -1,6 +1,8 @@
 // `pabd converge SCENE.json`: the relative error (E_k - E*) / (E_0 - E*) of the
 // variational energy per iteration of one step (Bouaziz et al. 2014), with E*
 // from the same step solved with many more iterations (docs/method.md).
+// `--solver pabd|avbd` picks the solver (default: the scene's settings.solver),
+// so PABD and the AVBD baseline (docs/avbd.md) can be plotted together.
 //
 // The step is measured twice from the same state: the scene is built and
 // stepped N-1 times for each run (the engine is deterministic; the state hashes
@@ -37,11 +39,12 @@ struct ConvergeArgs {
   long long iterations = 0;
   long long reference = 3000;
   long long threads = 0;
-  std::string solver = "pabd";
+  std::string solver;  // --solver; empty: the scene's settings.solver
   std::string csv_path, svg_path, label;
   std::vector<std::string> overlays;  // FILE.csv[:LABEL]
   CLI::Option* iterations_opt = nullptr;
   CLI::Option* threads_opt = nullptr;
+  CLI::Option* solver_opt = nullptr;
 };
 
 const std::string kCsvHeader = "iteration,relative_error";
@@ -66,10 +69,8 @@ void check_flags(const ConvergeArgs& a, const CLI::App& cmd) {
     bad("--reference-iterations", "an integer from 1 to 1000000000");
   if (a.threads_opt->count() > 0 && (a.threads < 0 || a.threads > 1'000'000))
     bad("--threads", "an integer >= 0 (0 = OpenMP's default)");
-  if (a.solver == "avbd")
-    throw CommandFailure{kExitBadInput,
-                         "pabd converge: solver 'avbd' is not available yet (joints issue)"};
-  if (a.solver != "pabd") bad("--solver", "pabd or avbd");
+  if (a.solver_opt->count() > 0 && a.solver != "pabd" && a.solver != "avbd")
+    bad("--solver", "pabd or avbd");
   if (a.csv_path.empty() && cmd.get_option("--csv")->count() > 0) bad("--csv", "a file name");
   if (a.svg_path.empty() && cmd.get_option("--svg")->count() > 0) bad("--svg", "a file name");
 }
@@ -162,6 +163,9 @@ int converge(const ConvergeArgs& args, const CLI::App& cmd) {
                                                      : std::max(scene.settings.iterations, 50);
   WorldDef settings = scene.settings;
   if (args.threads_opt->count() > 0) settings.threads = static_cast<int>(args.threads);
+  if (args.solver_opt->count() > 0)
+    settings.solver = args.solver == "avbd" ? SolverKind::Avbd : SolverKind::Pabd;
+  const std::string solver = settings.solver == SolverKind::Avbd ? "avbd" : "pabd";
   const StepEnergies run = measure_step(scene, settings, args.step, k_max);
   const StepEnergies ref =
       measure_step(scene, settings, args.step, static_cast<int>(args.reference));
@@ -189,14 +193,15 @@ int converge(const ConvergeArgs& args, const CLI::App& cmd) {
       throw CommandFailure{kExitFailure, "pabd converge: " + args.csv_path + ": write failed"};
   }
   if (svg) {
-    PlotSeries mine{args.label.empty() ? args.solver : args.label, {}};
+    PlotSeries mine{args.label.empty() ? solver : args.label, {}};
     for (std::size_t k = 0; k < rel.size(); ++k)
       mine.points.emplace_back(static_cast<double>(k), std::fabs(rel[k]));
     std::vector<PlotSeries> series{mine};
     series.insert(series.end(), overlays.begin(), overlays.end());
     PlotOptions opt;
-    opt.title = file_name(args.scene_path) + ", step " + std::to_string(args.step) + ", solver " +
-                args.solver;
+    // With overlays the legend names each curve's solver; alone, the title does.
+    opt.title = file_name(args.scene_path) + ", step " + std::to_string(args.step) +
+                (overlays.empty() ? ", solver " + solver : "");
     opt.x_label = "iteration k";
     opt.y_label = "|E_k - E*| / (E_0 - E*)";
     opt.log_y = true;
@@ -205,7 +210,7 @@ int converge(const ConvergeArgs& args, const CLI::App& cmd) {
       throw CommandFailure{kExitFailure, "pabd converge: " + args.svg_path + ": write failed"};
   }
 
-  std::printf("pabd converge %s\n", args.scene_path.c_str());
+  std::printf("pabd converge %s (solver %s)\n", args.scene_path.c_str(), solver.c_str());
   std::printf("  step        %lld, %d iterations (E* from %lld)\n", args.step, k_max,
               args.reference);
   std::printf("  E_0 - E*    %s\n", format_number(gap).c_str());
@@ -234,7 +239,8 @@ void add_converge_command(CLI::App& app, int& exit_status) {
                   "Iterations of the run that gives E* (default 3000)");
   args->threads_opt =
       cmd->add_option("--threads", args->threads, "OpenMP threads, 0 = OpenMP's default");
-  cmd->add_option("--solver", args->solver, "pabd (default) or avbd");
+  args->solver_opt = cmd->add_option("--solver", args->solver,
+                                     "pabd or avbd (default: settings.solver, else pabd)");
   cmd->add_option("--csv", args->csv_path, "Write iteration,relative_error to this CSV file");
   cmd->add_option("--svg", args->svg_path, "Write a log-scale plot of the curve to this SVG file");
   cmd->add_option("--label", args->label, "Legend label of this run's curve (default: the solver)");

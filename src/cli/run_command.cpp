@@ -54,6 +54,7 @@ struct RunArgs {
   std::string gltf_path;
   std::string html_path;
   bool quiet = false;
+  std::string solver;  ///< --solver: pabd or avbd; empty = the scene's settings.solver
   CLI::Option* steps_opt = nullptr;
   CLI::Option* dt_opt = nullptr;
   CLI::Option* iterations_opt = nullptr;
@@ -95,6 +96,8 @@ void check_flags(const RunArgs& a, const CLI::App& cmd) {
     bad("--states", "a file name", "an empty string");
   if (a.stats_path.empty() && cmd.get_option("--stats")->count() > 0)
     bad("--stats", "a file name", "an empty string");
+  if (cmd.get_option("--solver")->count() > 0 && a.solver != "pabd" && a.solver != "avbd")
+    bad("--solver", "pabd or avbd", "'" + a.solver + "'");
 }
 
 // ---------------------------------------------------------------------------
@@ -258,6 +261,8 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   if (args.dt_opt->count() > 0) settings.dt = args.dt;
   if (args.iterations_opt->count() > 0) settings.iterations = static_cast<int>(args.iterations);
   if (args.threads_opt->count() > 0) settings.threads = static_cast<int>(args.threads);
+  if (!args.solver.empty())
+    settings.solver = args.solver == "avbd" ? SolverKind::Avbd : SolverKind::Pabd;
   const long long steps =
       args.steps_opt->count() > 0 ? args.steps : scene.steps.value_or(kDefaultSteps);
 
@@ -361,6 +366,7 @@ void add_run_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--html", args->html_path,
                   "Write a self-contained HTML player, a frame every --every steps");
   cmd->add_flag("--quiet", args->quiet, "No progress line on stderr");
+  cmd->add_option("--solver", args->solver, "pabd or avbd (default: settings.solver, else pabd)");
   cmd->callback([args, cmd, &exit_status] {
     exit_status =
         run_reporting_failures("pabd run", args->scene_path, [&] { return run(*args, *cmd); });

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "bonds/bond_kernels.h"
+#include "solver/acceleration.h"
 #include "solver/body_kernels.h"
 
 namespace pabd::cuda {
@@ -39,6 +40,26 @@ __global__ void global_local_kernel(BodyArrays bodies, BondArrays bonds, StepCon
   ::pabd::global_local_kernel(bodies, bonds, i, k);
 }
 
+/// IterationOrder::Colored: the bodies of one colour, order[0 .. count).
+__global__ void global_local_colour_kernel(BodyArrays bodies, BondArrays bonds, StepConstants k,
+                                           const int* order, int count) {
+  const int j = thread_index();
+  if (j >= count) return;
+  ::pabd::global_local_kernel(bodies, bonds, order[j], k);
+}
+
+__global__ void acceleration_start_kernel(BodyArrays bodies) {
+  const int i = thread_index();
+  if (i >= bodies.count) return;
+  ::pabd::acceleration_start_kernel(bodies, i);
+}
+
+__global__ void acceleration_kernel(BodyArrays bodies, Real omega, Real gamma) {
+  const int i = thread_index();
+  if (i >= bodies.count) return;
+  ::pabd::acceleration_kernel(bodies, i, omega, gamma);
+}
+
 __global__ void velocity_kernel(BodyArrays bodies, StepConstants k) {
   const int i = thread_index();
   if (i >= bodies.count) return;
@@ -61,10 +82,19 @@ __global__ void body_state_finite(BodyArrays bodies, std::uint8_t* out) {
 
 // Per-bond kernels -------------------------------------------------------------
 
-__global__ void bond_weights_kernel(BodyArrays bodies, BondArrays bonds, Real h2) {
+__global__ void bond_weights_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s,
+                                    Real h2) {
   const int i = thread_index();
   if (i >= bonds.count) return;
-  ::pabd::bond_weights_kernel(bodies, bonds, i, h2);
+  ::pabd::bond_weights_kernel(bodies, bonds, i, s, h2);
+}
+
+/// IterationOrder::Colored: the bonds touching one colour, order[0 .. count).
+__global__ void bond_weights_colour_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s,
+                                           Real h2, const int* order, int count) {
+  const int j = thread_index();
+  if (j >= count) return;
+  ::pabd::bond_weights_kernel(bodies, bonds, order[j], s, h2);
 }
 
 __global__ void bond_warm_start_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s,

@@ -78,6 +78,8 @@ World build_world(const Scene& scene, const WorldDef& settings) {
         def.anchor = joint.anchor;
         def.axis = joint.axis;
         def.stiffness = joint.stiffness;
+        def.limits = joint.limits;
+        def.drive = joint.drive;
         at_path(scene, joint.json_path, [&] { return world.add_hinge_joint(def); });
         break;
       }
@@ -97,6 +99,8 @@ World build_world(const Scene& scene, const WorldDef& settings) {
         def.anchor = joint.anchor;
         def.axis = joint.axis;
         def.stiffness = joint.stiffness;
+        def.limits = joint.limits;
+        def.drive = joint.drive;
         at_path(scene, joint.json_path, [&] { return world.add_slider_joint(def); });
         break;
       }

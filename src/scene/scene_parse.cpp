@@ -17,6 +17,7 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <numbers>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -345,7 +346,8 @@ class Reader {
 
 void read_settings(const Reader& r, const json& s, const std::string& path, Scene& scene) {
   r.check_object(s, path, "an object",
-                 {"dt", "iterations", "gravity", "steps", "augmented_lagrangian"});
+                 {"dt", "iterations", "gravity", "steps", "augmented_lagrangian", "solver",
+                  "iteration_order", "chebyshev_rho", "relaxation", "hard_stiffness_mass_ratio"});
   WorldDef& w = scene.settings;
   r.opt_number(s, path, "dt", Range::Positive, w.dt);
   if (s.contains("iterations"))
@@ -355,6 +357,30 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
   if (s.contains("augmented_lagrangian"))
     w.augmented_lagrangian =
         r.boolean(s.at("augmented_lagrangian"), child(path, "augmented_lagrangian"));
+  if (s.contains("solver")) {
+    const std::string solver = r.text(s.at("solver"), child(path, "solver"));
+    if (solver != "pabd" && solver != "avbd")
+      r.fail_at(child(path, "solver"),
+                "expected \"pabd\" or \"avbd\", got " + describe(s.at("solver")));
+    w.solver = solver == "avbd" ? SolverKind::Avbd : SolverKind::Pabd;
+  }
+  if (s.contains("iteration_order")) {
+    const std::string order = r.text(s.at("iteration_order"), child(path, "iteration_order"));
+    if (order != "jacobi" && order != "colored")
+      r.fail_at(child(path, "iteration_order"),
+                "expected \"jacobi\" or \"colored\", got " + describe(s.at("iteration_order")));
+    w.iteration_order = order == "colored" ? IterationOrder::Colored : IterationOrder::Jacobi;
+  }
+  r.opt_number(s, path, "chebyshev_rho", Range::NonNegative, w.chebyshev_rho);
+  if (!(w.chebyshev_rho < 1))
+    r.fail_at(child(path, "chebyshev_rho"),
+              "expected a number in [0, 1), got " + describe(s.at("chebyshev_rho")));
+  r.opt_number(s, path, "relaxation", Range::Positive, w.relaxation);
+  if (!(w.relaxation < 2))
+    r.fail_at(child(path, "relaxation"),
+              "expected a number in (0, 2), got " + describe(s.at("relaxation")));
+  r.opt_number(s, path, "hard_stiffness_mass_ratio", Range::NonNegative,
+               w.hard_stiffness_mass_ratio);
   if (s.contains("steps"))
     scene.steps = static_cast<long>(
         r.integer(s.at("steps"), child(path, "steps"), 1, std::numeric_limits<long>::max()));
@@ -442,6 +468,67 @@ std::string read_end(const Reader& r, const json& j, const std::string& path, co
   return name;
 }
 
+/// Hinge or slider limits [lower, upper], times `unit` (pi/180 for limits_deg).
+JointLimits read_limits(const Reader& r, const json& v, const std::string& path, Real unit) {
+  if (!v.is_array() || v.size() != 2)
+    r.fail_at(path, "expected an array [lower, upper] of 2 numbers, got " + describe(v));
+  JointLimits limits;
+  limits.enabled = true;
+  limits.lower = r.number(v[0], child(path, 0), Range::Any) * unit;
+  limits.upper = r.number(v[1], child(path, 1), Range::Any) * unit;
+  if (!std::isfinite(limits.lower) || !std::isfinite(limits.upper))
+    r.fail_at(path, "expected limits that stay finite in radians, got " + one_line(v.dump(), 60));
+  if (limits.lower > limits.upper)
+    r.fail_at(path, "expected [lower, upper] with lower <= upper, got " + one_line(v.dump(), 60));
+  return limits;
+}
+
+/// A hinge or slider drive: {"mode": "velocity", "target", "max_force"} or
+/// {"mode": "position", "target" | "offset", "amplitude", "frequency", "phase",
+/// "stiffness", "damping", "max_force"} (docs/joints/drives.md).
+JointDrive read_drive(const Reader& r, const json& d, const std::string& path) {
+  if (!d.is_object()) r.fail_at(path, "expected a drive object, got " + describe(d));
+  const std::string mode_path = child(path, "mode");
+  const std::string mode =
+      r.text(r.required(d, path, "mode", "a drive mode (velocity, position)"), mode_path);
+  JointDrive drive;
+  if (mode == "velocity") {
+    r.check_object(d, path, "a velocity drive object", {"mode", "target", "max_force"});
+    drive.mode = DriveMode::Velocity;
+    drive.target = r.number(r.required(d, path, "target", "a number (the target speed)"),
+                            child(path, "target"), Range::Any);
+  } else if (mode == "position") {
+    r.check_object(d, path, "a position drive object",
+                   {"mode", "target", "offset", "amplitude", "frequency", "phase", "stiffness",
+                    "damping", "max_force"});
+    drive.mode = DriveMode::Position;
+    const bool periodic = d.contains("offset") || d.contains("amplitude") ||
+                          d.contains("frequency") || d.contains("phase");
+    if (periodic && d.contains("target"))
+      r.fail_at(child(path, "target"),
+                "expected either target or offset, amplitude, frequency, phase, got both");
+    if (periodic) {
+      r.opt_number(d, path, "offset", Range::Any, drive.target);
+      drive.amplitude = r.number(r.required(d, path, "amplitude", "a number (periodic target)"),
+                                 child(path, "amplitude"), Range::Any);
+      drive.frequency = r.number(r.required(d, path, "frequency", "a non-negative number of Hz"),
+                                 child(path, "frequency"), Range::NonNegative);
+      r.opt_number(d, path, "phase", Range::Any, drive.phase);
+    } else {
+      drive.target = r.number(
+          r.required(d, path, "target", "a number (or offset, amplitude, frequency, phase)"),
+          child(path, "target"), Range::Any);
+    }
+    drive.stiffness = r.number(r.required(d, path, "stiffness", "a positive number"),
+                               child(path, "stiffness"), Range::Positive);
+    r.opt_number(d, path, "damping", Range::NonNegative, drive.damping);
+  } else {
+    r.fail_at(mode_path, "expected one of velocity, position, got " + describe(d.at("mode")));
+  }
+  r.opt_number(d, path, "max_force", Range::Positive, drive.max_force);
+  return drive;
+}
+
 JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
                      const std::map<std::string, std::size_t>& names) {
   if (!j.is_object()) r.fail_at(path, "expected a joint object, got " + describe(j));
@@ -466,16 +553,38 @@ JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
     joint.anchor_b =
         r.vec3(r.required(j, path, "anchor_b", "an array of 3 numbers"), child(path, "anchor_b"));
   };
+  if (type == "spherical" || type == "fixed" || type == "spring" || type == "distance") {
+    // Limits and drives act on a hinge's or slider's axis.
+    for (const char* key : {"limits", "limits_deg", "drive"})
+      if (j.contains(key))
+        r.fail_at(child(path, key), std::string("expected ") + key +
+                                        " only on a hinge or slider joint, got it on a " + type +
+                                        " joint");
+  }
   if (type == "spherical" || type == "fixed") {
     r.check_object(j, path, "a joint object", {"type", "body_a", "body_b", "anchor", "stiffness"});
     joint.type = type == "fixed" ? JointType::Fixed : JointType::Spherical;
     anchor();
   } else if (type == "hinge" || type == "slider") {
-    r.check_object(j, path, "a joint object",
-                   {"type", "body_a", "body_b", "anchor", "axis", "stiffness"});
+    if (type == "hinge")
+      r.check_object(j, path, "a joint object",
+                     {"type", "body_a", "body_b", "anchor", "axis", "stiffness", "limits",
+                      "limits_deg", "drive"});
+    else
+      r.check_object(
+          j, path, "a joint object",
+          {"type", "body_a", "body_b", "anchor", "axis", "stiffness", "limits", "drive"});
     joint.type = type == "hinge" ? JointType::Hinge : JointType::Slider;
     anchor();
     axis();
+    if (j.contains("limits") && j.contains("limits_deg"))
+      r.fail_at(child(path, "limits_deg"), "expected either limits or limits_deg, got both");
+    if (j.contains("limits"))
+      joint.limits = read_limits(r, j.at("limits"), child(path, "limits"), 1);
+    if (j.contains("limits_deg"))
+      joint.limits = read_limits(r, j.at("limits_deg"), child(path, "limits_deg"),
+                                 std::numbers::pi_v<Real> / 180);
+    if (j.contains("drive")) joint.drive = read_drive(r, j.at("drive"), child(path, "drive"));
   } else if (type == "spring") {
     r.check_object(
         j, path, "a joint object",

@@ -5,9 +5,15 @@
 //   warm start  per bond: augmented-Lagrangian penalty and multiplier
 //   K times:
 //     bonds     per bond: weight and pull for both ends, from iterate k
-//     solve     per body: gather ends, 12x12 global solve, closest rotation
+//     solve     per body: gather ends, 12x12 global solve, closest rotation;
+//               then the optional acceleration (solver/acceleration.h)
 //     dual      per bond: augmented-Lagrangian update from iterate k+1
 //   velocities  per body: v and w from the start and end poses
+//
+// IterationOrder::Jacobi runs bonds then solve once per iteration over all
+// bonds and bodies (the paper). IterationOrder::Colored runs them once per
+// body colour (solver/body_colouring.h), a Gauss-Seidel sweep: each colour
+// sees the colours solved before it in the same iteration.
 //
 // Each stage is one parallel loop over a kernel that writes only its own index
 // (bond stages write their bond's two ends; body stages their body), so there
@@ -16,6 +22,8 @@
 #include <chrono>
 
 #include "bonds/bond_kernels.h"
+#include "solver/acceleration.h"
+#include "solver/body_colouring.h"
 #include "solver/body_kernels.h"
 #include "solver/parallel.h"
 #include "world/world_impl.h"
@@ -34,6 +42,7 @@ double ms_since(Clock::time_point t0) {
 
 StepResult WorldImpl::step() {
   if (topology_dirty) build_topology();
+  if (settings.solver == SolverKind::Avbd) return step_avbd();
   const auto step_start = Clock::now();
   StageTimings t;
   const BodyArrays bodies = body_arrays();
@@ -52,17 +61,53 @@ StepResult WorldImpl::step() {
   t0 = Clock::now();
   parallel_for(pf, threads, nb, [&](int i) { predict_kernel(bodies, i, k); });
   parallel_for(pf, threads, nc, [&](int i) { bond_warm_start_kernel(bodies, bonds, i, hard, h2); });
+  // Joint limits and drives: coordinates at the step's start, drive targets at its end time.
+  parallel_for(pf, threads, nc, [&, t_end = Real(steps_taken + 1) * settings.dt](int i) {
+    axis_bond_step_kernel(bodies, bonds, i, hard, t_end, settings.dt);
+  });
   t.predict_ms = ms_since(t0);
   if (observer) observer(-1);
 
-  for (int it = 0; it < settings.iterations; ++it) {
-    t0 = Clock::now();
-    parallel_for(pf, threads, nc, [&](int i) { bond_weights_kernel(bodies, bonds, i, h2); });
-    t.bonds_ms += ms_since(t0);
+  const bool colored = settings.iteration_order == IterationOrder::Colored;
+  if (colored && !colouring_is_current(colouring, *this)) colouring = colour_bodies(*this);
+  const bool accelerate = settings.chebyshev_rho > 0 || settings.relaxation != 1;
+  if (accelerate)
+    parallel_for(pf, threads, nb, [&](int i) { acceleration_start_kernel(bodies, i); });
+  Real omega = 1;
 
-    t0 = Clock::now();
-    parallel_for(pf, threads, nb, [&](int i) { global_local_kernel(bodies, bonds, i, k); });
-    t.solve_ms += ms_since(t0);
+  for (int it = 0; it < settings.iterations; ++it) {
+    if (colored) {
+      // One colour at a time: its bonds from the latest poses, then its bodies.
+      for (int c = 0; c < colouring.colour_count(); ++c) {
+        const int* bond_order = colouring.bond_order.data() + colouring.bond_colour_begin[c];
+        const int* body_order = colouring.order.data() + colouring.colour_begin[c];
+        t0 = Clock::now();
+        parallel_for(pf, threads,
+                     colouring.bond_colour_begin[c + 1] - colouring.bond_colour_begin[c],
+                     [&](int j) { bond_weights_kernel(bodies, bonds, bond_order[j], hard, h2); });
+        t.bonds_ms += ms_since(t0);
+        t0 = Clock::now();
+        parallel_for(pf, threads, colouring.colour_begin[c + 1] - colouring.colour_begin[c],
+                     [&](int j) { global_local_kernel(bodies, bonds, body_order[j], k); });
+        t.solve_ms += ms_since(t0);
+      }
+    } else {
+      t0 = Clock::now();
+      parallel_for(pf, threads, nc,
+                   [&](int i) { bond_weights_kernel(bodies, bonds, i, hard, h2); });
+      t.bonds_ms += ms_since(t0);
+      t0 = Clock::now();
+      parallel_for(pf, threads, nb, [&](int i) { global_local_kernel(bodies, bonds, i, k); });
+      t.solve_ms += ms_since(t0);
+    }
+
+    if (accelerate) {
+      t0 = Clock::now();
+      omega = chebyshev_omega(it, settings.chebyshev_rho, omega);
+      const Real gamma = settings.relaxation;
+      parallel_for(pf, threads, nb, [&](int i) { acceleration_kernel(bodies, i, omega, gamma); });
+      t.solve_ms += ms_since(t0);
+    }
 
     t0 = Clock::now();
     parallel_for(pf, threads, nc, [&](int i) { bond_dual_kernel(bodies, bonds, i, hard, h2); });

@@ -8,6 +8,7 @@
 #include "body/mass_properties.h"
 #include "math/so3.h"
 #include "solver/parallel.h"
+#include "world/joint_axes.h"
 #include "world/world_impl.h"
 #include "world/world_validation.h"
 
@@ -46,6 +47,10 @@ void WorldImpl::build_topology() {
   start_affine.resize(nb);
   target_position = position;
   target_affine = affine;
+  iterate_position.resize(nb);
+  iterate_orientation.resize(nb);
+  previous_position.resize(nb);
+  previous_orientation.resize(nb);
   end_weight.assign(2 * nc, 0);
   end_pull.assign(2 * nc, Vec3{});
   topology_dirty = false;
@@ -67,6 +72,10 @@ BodyArrays WorldImpl::body_arrays() {
   b.start_affine = start_affine.data();
   b.target_position = target_position.data();
   b.target_affine = target_affine.data();
+  b.iterate_position = iterate_position.data();
+  b.iterate_orientation = iterate_orientation.data();
+  b.previous_position = previous_position.data();
+  b.previous_orientation = previous_orientation.data();
   b.end_begin = end_begin.data();
   b.end_index = end_index.data();
   return b;
@@ -82,6 +91,8 @@ BondArrays WorldImpl::bond_arrays() {
   c.rest_length = bond_rest_length.data();
   c.axis = bond_axis.data();
   c.hard = bond_hard.data();
+  c.axis_model = bond_axis_model.data();
+  c.axis_state = bond_axis_state.data();
   c.penalty = bond_penalty.data();
   c.lambda = bond_lambda.data();
   c.end_weight = end_weight.data();
@@ -90,9 +101,16 @@ BondArrays WorldImpl::bond_arrays() {
 }
 
 HardBondSettings WorldImpl::hard_settings() const {
-  return {settings.augmented_lagrangian,  settings.hard_stiffness_start,
-          settings.hard_stiffness_growth, settings.hard_lambda_decay,
-          settings.hard_stiffness_decay,  settings.hard_stiffness_max};
+  HardBondSettings s;
+  s.augmented = settings.augmented_lagrangian;
+  s.stiffness_start = settings.hard_stiffness_start;
+  s.stiffness_growth = settings.hard_stiffness_growth;
+  s.lambda_decay = settings.hard_lambda_decay;
+  s.stiffness_decay = settings.hard_stiffness_decay;
+  s.stiffness_max = settings.hard_stiffness_max;
+  s.stiffness_mass_ratio = settings.hard_stiffness_mass_ratio;
+  s.full_split = settings.iteration_order == IterationOrder::Colored;
+  return s;
 }
 
 Vec3 WorldImpl::to_local(int body, Vec3 p) const {
@@ -112,6 +130,8 @@ int WorldImpl::add_bond(BondKind kind, int body_a, Vec3 local_a, int body_b, Vec
   bond_rest_length.push_back(rest_length);
   bond_axis.push_back(axis);
   bond_hard.push_back(hard ? 1 : 0);
+  bond_axis_model.push_back(AxisBondModel{});
+  bond_axis_state.push_back(AxisBondState{});
   bond_penalty.push_back(settings.hard_stiffness_start);
   bond_lambda.push_back(Vec3{});
   topology_dirty = true;
@@ -190,6 +210,7 @@ JointId add_joint(WorldImpl& w, JointKind kind, int first_bond, int count) {
   w.joint_kind.push_back(kind);
   w.joint_generation.push_back(kGeneration);
   w.joint_alive.push_back(1);
+  w.joint_axis.push_back(JointAxis{});
   return JointId{static_cast<std::uint32_t>(w.joint_first_bond.size() - 1), kGeneration};
 }
 
@@ -282,10 +303,16 @@ JointId World::add_hinge_joint(const HingeJointDef& def) {
   // Two points on the axis: pinning both leaves only the turn about it.
   check_body(*impl_, def.body_a, true, "hinge joint");
   check_body(*impl_, def.body_b, true, "hinge joint");
+  validate_joint_limits(def.limits, "hinge joint");
+  validate_joint_drive(def.drive, "hinge joint");
   const Real lever = joint_lever(*impl_, def.body_a, def.body_b);
   const Vec3 points[2] = {def.anchor, def.anchor + (lever / n) * def.axis};
-  return add_point_joint(*impl_, JointKind::Hinge, "hinge joint", def.body_a, def.body_b, points, 2,
-                         def.stiffness);
+  const JointId id = add_point_joint(*impl_, JointKind::Hinge, "hinge joint", def.body_a,
+                                     def.body_b, points, 2, def.stiffness);
+  // Limits and drive: couples of bonds at the same lever (src/world/joint_axes.cpp).
+  add_joint_axis(*impl_, static_cast<int>(id.index), true, def.anchor, (Real(1) / n) * def.axis,
+                 lever, def.stiffness, def.limits, def.drive);
+  return id;
 }
 
 JointId World::add_slider_joint(const SliderJointDef& def) {
@@ -294,6 +321,8 @@ JointId World::add_slider_joint(const SliderJointDef& def) {
     throw Error("slider joint: axis: expected a finite, non-zero vector");
   check_body(*impl_, def.body_a, true, "slider joint");
   check_body(*impl_, def.body_b, true, "slider joint");
+  validate_joint_limits(def.limits, "slider joint");
+  validate_joint_drive(def.drive, "slider joint");
   const Real lever = joint_lever(*impl_, def.body_a, def.body_b);
   // Points on rails parallel to the axis: two on the axis (no tilt about the
   // two cross directions) and one off it (no turn about the axis).
@@ -302,8 +331,11 @@ JointId World::add_slider_joint(const SliderJointDef& def) {
   const Vec3 u = cross(d, helper);
   const Vec3 off = (lever / length(u)) * u;
   const Vec3 points[3] = {def.anchor, def.anchor + lever * d, def.anchor + off};
-  return add_point_joint(*impl_, JointKind::Slider, "slider joint", def.body_a, def.body_b, points,
-                         3, def.stiffness, BondKind::Line, d);
+  const JointId id = add_point_joint(*impl_, JointKind::Slider, "slider joint", def.body_a,
+                                     def.body_b, points, 3, def.stiffness, BondKind::Line, d);
+  add_joint_axis(*impl_, static_cast<int>(id.index), false, def.anchor, d, 1, def.stiffness,
+                 def.limits, def.drive);
+  return id;
 }
 
 JointId World::add_distance_joint(const DistanceJointDef& def) {
@@ -358,9 +390,20 @@ void World::remove_joint(JointId id) {
     w.end_body[2 * bond] = w.end_body[2 * bond + 1] = -1;
     w.bond_hard[bond] = 0;
   }
+  detach_joint_axis(w, j);  // a hinge's or slider's limit and drive bonds
   w.joint_alive[j] = 0;
   ++w.joint_generation[j];
   w.topology_dirty = true;
+}
+
+void World::set_joint_drive(JointId id, const JointDrive& drive) {
+  WorldImpl& w = *impl_;
+  const int j = check_joint(w, id, "set_joint_drive");
+  if (!w.joint_axis[j].used)
+    throw Error("set_joint_drive: expected a hinge or slider joint (index " + std::to_string(j) +
+                ")");
+  validate_joint_drive(drive, "set_joint_drive");
+  set_joint_axis_drive(w, j, drive);
 }
 
 StepResult World::step() { return impl_->step(); }
@@ -395,6 +438,7 @@ JointInfo World::joint_info(JointId id) const {
   info.world_a = world_of(a, w.end_local[2 * bond]);
   info.world_b = world_of(b, w.end_local[2 * bond + 1]);
   info.hard = w.bond_hard[bond] != 0;
+  read_joint_axis(w, j, info);  // hinges and sliders: coordinate, drive and limit forces
   return info;
 }
 

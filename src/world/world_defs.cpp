@@ -54,6 +54,15 @@ bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::is
 void validate_world_def(const WorldDef& d) {
   require(std::isfinite(d.dt) && d.dt > 0, "WorldDef.dt: expected a finite number > 0");
   require(d.iterations >= 1, "WorldDef.iterations: expected an integer >= 1");
+  require(d.solver == SolverKind::Pabd || d.solver == SolverKind::Avbd,
+          "WorldDef.solver: expected SolverKind::Pabd or SolverKind::Avbd");
+  require(
+      d.iteration_order == IterationOrder::Jacobi || d.iteration_order == IterationOrder::Colored,
+      "WorldDef.iteration_order: expected IterationOrder::Jacobi or IterationOrder::Colored");
+  require(d.chebyshev_rho >= 0 && d.chebyshev_rho < 1,
+          "WorldDef.chebyshev_rho: expected a number in [0, 1) (0 = off)");
+  require(d.relaxation > 0 && d.relaxation < 2,
+          "WorldDef.relaxation: expected a number in (0, 2) (1 = none)");
   require(finite(d.gravity), "WorldDef.gravity: expected finite numbers");
   require(d.threads >= 0, "WorldDef.threads: expected an integer >= 0 (0 = default)");
   require(std::isfinite(d.hard_stiffness_start) && d.hard_stiffness_start > 0,
@@ -66,6 +75,38 @@ void validate_world_def(const WorldDef& d) {
           "WorldDef.hard_stiffness_decay: expected a number in [0, 1]");
   require(std::isfinite(d.hard_stiffness_max) && d.hard_stiffness_max >= d.hard_stiffness_start,
           "WorldDef.hard_stiffness_max: expected a finite number >= hard_stiffness_start");
+  require(std::isfinite(d.hard_stiffness_mass_ratio) && d.hard_stiffness_mass_ratio >= 0,
+          "WorldDef.hard_stiffness_mass_ratio: expected a finite number >= 0");
+}
+
+void validate_joint_limits(const JointLimits& l, const std::string& who) {
+  if (!l.enabled) return;
+  require(std::isfinite(l.lower) && std::isfinite(l.upper),
+          who + ": limits: expected finite lower and upper values");
+  require(l.lower <= l.upper, who + ": limits: expected lower <= upper, got [" +
+                                  std::to_string(l.lower) + ", " + std::to_string(l.upper) + "]");
+}
+
+void validate_joint_drive(const JointDrive& d, const std::string& who) {
+  const std::string at = who + ": drive.";
+  require(
+      d.mode == DriveMode::Off || d.mode == DriveMode::Velocity || d.mode == DriveMode::Position,
+      at + "mode: expected DriveMode::Off, Velocity or Position");
+  require(std::isfinite(d.target), at + "target: expected a finite number");
+  require(d.max_force > 0 && !std::isnan(d.max_force),
+          at + "max_force: expected a number > 0 (infinity = unbounded)");
+  require(std::isfinite(d.damping) && d.damping >= 0,
+          at + "damping: expected a finite number >= 0");
+  require(std::isfinite(d.amplitude), at + "amplitude: expected a finite number");
+  require(std::isfinite(d.frequency) && d.frequency >= 0,
+          at + "frequency: expected a finite number >= 0");
+  require(std::isfinite(d.phase), at + "phase: expected a finite number");
+  if (d.mode == DriveMode::Position)
+    require(std::isfinite(d.stiffness) && d.stiffness > 0,
+            at + "stiffness: expected a finite number > 0 for a position drive");
+  else
+    require(std::isfinite(d.stiffness) && d.stiffness >= 0,
+            at + "stiffness: expected a finite number >= 0");
 }
 
 void validate_body_def(const BodyDef& d) {

@@ -11,8 +11,28 @@
 #include "body/body_arrays.h"
 #include "bonds/bond_arrays.h"
 #include "pabd/world.h"
+#include "solver/body_colouring.h"
 
 namespace pabd {
+
+/// A hinge's or slider's axis, fixed at creation, as its limit and drive bonds
+/// (src/world/joint_axes.cpp) need it.
+struct JointAxis {
+  bool used = false;    ///< true for hinges and sliders
+  bool hinge = false;   ///< a hinge (angle) or a slider (travel)
+  int body_a = -1;      ///< first end's body, -1 = world
+  int body_b = -1;      ///< second end's body, -1 = world
+  Vec3 axis_a;          ///< unit axis, body_a's frame (world if body_a < 0)
+  Vec3 pivot_a;         ///< the anchor, body_a's frame
+  Vec3 pivot_b;         ///< the anchor, body_b's frame
+  Vec3 radial_a;        ///< hinge: a unit direction across the axis, body_a's frame
+  Vec3 radial_b;        ///< the same direction, body_b's frame
+  Real lever = 1;       ///< hinge: reference points' distance from the axis [m]
+  bool hard = true;     ///< the joint is hard, so are its limits
+  Real stiffness = 0;   ///< the joint's bond stiffness when soft [N/m]
+  int limit_bond = -1;  ///< first limit bond (a hinge has two, a slider one), -1 = none
+  int drive_bond = -1;  ///< first drive bond (as many), -1 = none
+};
 
 class WorldImpl {
  public:
@@ -45,6 +65,10 @@ class WorldImpl {
   std::vector<Mat3> start_affine;
   std::vector<Vec3> target_position;
   std::vector<Mat3> target_affine;
+  std::vector<Vec3> iterate_position;  // acceleration: q^k
+  std::vector<Quat> iterate_orientation;
+  std::vector<Vec3> previous_position;  // acceleration: q^(k-1)
+  std::vector<Quat> previous_orientation;
   std::vector<int> end_begin;
   std::vector<int> end_index;
 
@@ -56,6 +80,8 @@ class WorldImpl {
   std::vector<Real> bond_rest_length;
   std::vector<Vec3> bond_axis;  ///< line bonds: direction in end a's body frame
   std::vector<std::uint8_t> bond_hard;
+  std::vector<AxisBondModel> bond_axis_model;  ///< limit and drive bonds' settings
+  std::vector<AxisBondState> bond_axis_state;  ///< limit and drive bonds' per-step state
   // Bonds: augmented-Lagrangian state and per-iteration output.
   std::vector<Real> bond_penalty;
   std::vector<Vec3> bond_lambda;
@@ -68,6 +94,7 @@ class WorldImpl {
   std::vector<JointKind> joint_kind;
   std::vector<std::uint32_t> joint_generation;  ///< bumped when a joint is removed
   std::vector<std::uint8_t> joint_alive;
+  std::vector<JointAxis> joint_axis;  ///< hinges and sliders: axis, limit and drive bonds
 
   /// True when bodies or bonds were added since the adjacency was built.
   bool topology_dirty = true;
@@ -90,6 +117,11 @@ class WorldImpl {
 
   /// Runs one step (src/solver/step.cpp).
   StepResult step();
+  /// Runs one step of the AVBD baseline (src/avbd/avbd_step.cpp).
+  StepResult step_avbd();
+  /// Body colouring for Gauss-Seidel sweeps (IterationOrder::Colored and AVBD),
+  /// rebuilt when the bond topology changes.
+  BodyColouring colouring;
   /// Variational energy at the current iterate (src/solver/step.cpp).
   double variational_energy();
 };
