@@ -133,7 +133,7 @@ struct WorldDef {
   Real hard_lambda_decay = 0.99;       ///< AL: alpha, warm-start factor for lambda
   Real hard_stiffness_decay = 0.999;   ///< AL: gamma, warm-start factor for kappa and lambda
   Real hard_stiffness_max = 1e12;      ///< AL: cap on kappa [N/m] (keeps H well conditioned)
-  Real hard_stiffness_mass_ratio = 1;  ///< AL: kappa starts at >= this times m_eff / h^2 [-]
+  Real hard_stiffness_mass_ratio = 1;  ///< AL: point bonds start at >= this times m_eff / h^2 [-]
   ParallelFor parallel_for;            ///< optional user task system; empty = OpenMP
 };
 

@@ -64,7 +64,7 @@ struct HardBondSettings {
   Real lambda_decay = 0.99;       ///< alpha
   Real stiffness_decay = 0.999;   ///< gamma
   Real stiffness_max = 1e12;      ///< cap on kappa [N/m]
-  Real stiffness_mass_ratio = 1;  ///< kappa starts at >= this times m_eff / h^2 [-]
+  Real stiffness_mass_ratio = 1;  ///< point bonds start at >= this times m_eff / h^2 [-]
   bool full_split = false;  ///< Gauss-Seidel sweeps: each end closes the whole gap (bond_shares.h)
 };
 

@@ -94,15 +94,23 @@ PABD_HD Real dual_step_bound(const BodyArrays& bodies, const BondArrays& bonds, 
 }
 
 /// Start of a step: warm-start a hard bond's penalty and multiplier. The
-/// penalty never starts below stiffness_mass_ratio * m_eff / h^2: a fixed
-/// kappa_start of 1e4 N/m is nothing to a 1000 kg body (m / h^2 = 3.6e6), so
-/// its multiplier wound up over many iterations and then threw the body (a
-/// 1000 kg rod hung from one joint flipped over its pivot); AVBD users report
-/// the same jitter. The default ratio 1 floors kappa at m_eff / h^2. Long
-/// chains with large mass ratios want 1e3 or more (below that the step map of
-/// a 19-link chain is not contractive, docs/method.md), but a stiff start
-/// slows the free directions of point-on-line and distance bonds, whose
-/// projective targets also hold the free direction at the current iterate.
+/// penalty never starts below m_eff / h^2: a fixed kappa_start of 1e4 N/m is
+/// nothing to a 1000 kg body (m / h^2 = 3.6e6), so its multiplier wound up over
+/// many iterations and then threw the body (a 1000 kg rod hung from one joint
+/// flipped over its pivot); AVBD users report the same jitter.
+///
+/// Point bonds start at stiffness_mass_ratio (default 1) times m_eff / h^2.
+/// Below about 1e3 the step map of a 19-link chain, of equal links or ending in
+/// a 1000x link, is not contractive: its multiplier loop gains energy, and with
+/// Jacobi sweeps the 1000x link swung 3 m above its release height. Higher
+/// ratios make Jacobi sweeps slow to move rigid assemblies (a driven rotor of
+/// welded blades lagged its motor by half), so the default stays 1 and such
+/// scenes raise it with colored sweeps (docs/method.md). Point-on-line
+/// and distance bonds keep the plain m_eff / h^2: their projective targets hold
+/// the free direction (along the rail, around the rod) at the current iterate,
+/// and a stiff start makes that hold strong enough to slow the free motion (a
+/// slider's along-rail travel and a motor's lift fell short by 4% and more).
+/// Joint-axis bonds start from their own mass (axis_bond.h).
 PABD_HD void bond_warm_start_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
                                     const HardBondSettings& s, Real h2) {
   if (!bonds.hard[i]) return;
@@ -111,7 +119,8 @@ PABD_HD void bond_warm_start_kernel(const BodyArrays& bodies, const BondArrays& 
     bonds.lambda[i] = Vec3{};
     return;
   }
-  const Real mass_floor = s.stiffness_mass_ratio * dual_step_bound(bodies, bonds, i, h2);
+  const Real ratio = bonds.kind[i] == BondKind::Point ? s.stiffness_mass_ratio : Real(1);
+  const Real mass_floor = ratio * dual_step_bound(bodies, bonds, i, h2);
   Real floor = s.stiffness_start > mass_floor ? s.stiffness_start : mass_floor;
   floor = floor < s.stiffness_max ? floor : s.stiffness_max;
   const Real decayed = s.stiffness_decay * bonds.penalty[i];

@@ -104,6 +104,14 @@ __global__ void bond_warm_start_kernel(BodyArrays bodies, BondArrays bonds, Hard
   ::pabd::bond_warm_start_kernel(bodies, bonds, i, s, h2);
 }
 
+/// Joint limits and drives: start-of-step coordinate and drive target (time: end of the step).
+__global__ void axis_bond_step_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s,
+                                      Real time, Real h) {
+  const int i = thread_index();
+  if (i >= bonds.count) return;
+  ::pabd::axis_bond_step_kernel(bodies, bonds, i, s, time, h);
+}
+
 __global__ void bond_dual_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s, Real h2) {
   const int i = thread_index();
   if (i >= bonds.count) return;

@@ -2,7 +2,8 @@
 //
 //   detect      collision detection (contacts arrive with their own issue)
 //   predict     per body: inertial target s and first iterate q^0 = s
-//   warm start  per bond: augmented-Lagrangian penalty and multiplier
+//   warm start  per bond: augmented-Lagrangian penalty and multiplier; for
+//               joint limits and drives, the start coordinate and drive target
 //   K times:
 //     bonds     per bond: weight and pull for both ends, from iterate k
 //     solve     per body: gather ends, 12x12 global solve, closest rotation;
