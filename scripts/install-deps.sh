@@ -7,6 +7,8 @@ packages=(
   build-essential cmake git pkg-config
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libeigen3-dev nlohmann-json3-dev libcli11-dev
+  # convex hulls (reentrant qhull) and OBJ triangle meshes
+  libqhull-dev libtinyobjloader-dev
   clang-format
   # the interactive viewer: GLFW, OpenGL (Mesa), Dear ImGui; Xvfb for its tests
   libglfw3-dev libgl-dev libgl1-mesa-dri libimgui-dev libstb-dev xvfb xauth

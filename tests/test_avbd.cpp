@@ -179,6 +179,73 @@ TEST(AvbdKernels, BondGradientsMatchTheEnergyPabdEvaluates) {
   }
 }
 
+/// The stabilized energy of the test's bond, written from its definition
+/// (docs/avbd.md): kappa/2 |C*|^2 + lambda . C* with C* = C(x) - alpha C0 for
+/// point bonds, C* = P (y_a - y_b - alpha C0) for line bonds (the kept error
+/// measured across the current line) and C* = d - L - alpha C0.x for distances.
+double stabilized_energy(const TwoBodies& t, Vec3 c0, double alpha) {
+  const auto point = [&](int end) {
+    return t.affine[t.end_body[end]] * t.end_local[end] + t.position[t.end_body[end]];
+  };
+  const Vec3 ya = point(0), yb = point(1), kept = alpha * c0;
+  switch (t.kind) {
+    case BondKind::Point: {
+      const Vec3 c = ya - yb - kept;
+      return 0.5 * t.penalty * dot(c, c) + dot(t.lambda, c);
+    }
+    case BondKind::Line: {
+      const Vec3 d = t.affine[0] * t.axis, u = ya - yb - kept;
+      const Vec3 c = u - dot(u, d) * d;
+      return 0.5 * t.penalty * dot(c, c) + dot(t.lambda, c);
+    }
+    case BondKind::Distance: {
+      const double c = length(yb - ya) - t.rest_length - kept.x;
+      return 0.5 * t.penalty * c * c + t.lambda.x * c;
+    }
+    default:
+      return NAN;
+  }
+}
+
+TEST(AvbdKernels, StabilizedGradientsMatchTheStabilizedEnergy) {
+  // Hard bonds with a start-of-step error C0 of a few centimetres, alpha 0.7:
+  // each end's gradient must be that of kappa/2 |C*|^2 + lambda . C*.
+  const Vec3 c0{0.03, -0.05, 0.02};
+  const double alpha = 0.7;
+  for (const BondKind kind : {BondKind::Point, BondKind::Line, BondKind::Distance}) {
+    TwoBodies t;
+    t.kind = kind;
+    t.hard = 1;
+    if (kind == BondKind::Line) t.lambda = avbd_across(t.lambda, t.affine[0] * t.axis);
+    AvbdStabilizerView st;
+    st.start_violation = &c0;
+    st.alpha = alpha;
+    for (int end = 0; end < 2; ++end) {
+      BlockSystem s, plain;
+      add_avbd_bond_end(s, t.bodies(), t.bonds(), end, st);
+      add_avbd_bond_end(plain, t.bodies(), t.bonds(), end);
+      const auto reference =
+          numeric_gradient(t, end, [&](TwoBodies& x) { return stabilized_energy(x, c0, alpha); });
+      const double mismatch = gradient_mismatch(s.grad, reference);
+      const double shift = gradient_mismatch(plain.grad, reference);
+      std::printf("stabilized kind %d end %c: gradient mismatch %.2g (unstabilized: %.2g)\n",
+                  static_cast<int>(kind), "ab"[end], mismatch, shift);
+      EXPECT_LT(mismatch, kGradientTolerance);  // as above
+      EXPECT_GT(shift, 1e-3);  // the kept error really changes the force (kappa alpha C0 ~ 5 N)
+    }
+  }
+  // Soft bonds are never stabilized: the same system with and without C0.
+  TwoBodies soft;
+  soft.kind = BondKind::Point;
+  AvbdStabilizerView st;
+  st.start_violation = &c0;
+  st.alpha = alpha;
+  BlockSystem with, without;
+  add_avbd_bond_end(with, soft.bodies(), soft.bonds(), 0, st);
+  add_avbd_bond_end(without, soft.bodies(), soft.bonds(), 0);
+  for (int k = 0; k < 6; ++k) EXPECT_EQ(with.grad[k], without.grad[k]);
+}
+
 TEST(AvbdKernels, LdltSolvesASymmetricPositiveDefiniteSystem) {
   // lhs = B^T B + I for a fixed B; check lhs x = rhs by multiplying back.
   Real lhs[6][6] = {}, rhs[6] = {1, -2, 3, 0.5, -1, 2}, x[6];
@@ -207,6 +274,7 @@ WorldImpl bare_world(int n, const std::vector<std::pair<int, int>>& links,
                      const std::vector<int>& statics = {}) {
   WorldDef def = default_world_def();
   def.solver = SolverKind::Avbd;
+  def.collisions = false;  // these bodies have no shapes to collide
   WorldImpl w(def);
   for (int i = 0; i < n; ++i) {
     w.mass.push_back(1);
@@ -516,6 +584,252 @@ TEST(AvbdJoints, LinkageHingesHold) {
   }
   std::printf("AVBD linkage: max hinge gap %.3g m\n", max_gap);
   EXPECT_LT(max_gap, 1e-3);
+}
+
+// ---------------------------------------------------------------------------
+// Stabilization and the adaptive initial guess (docs/avbd.md).
+
+/// A 1 kg box at rest without gravity on a hard spherical joint at its centre
+/// (no lever, so no turning), moved by `offset` after the joint was made: the
+/// joint starts the step open by |offset|.
+struct DisplacedJoint {
+  World world;
+  BodyId box;
+};
+
+DisplacedJoint displaced_joint(AvbdStabilization mode, int iterations, Vec3 offset) {
+  WorldDef wd = avbd_def(iterations, {0, 0, 0});
+  wd.avbd_stabilization = mode;
+  World world(wd);
+  BodyDef b = default_body_def();
+  b.shape = box_shape({0.2, 0.2, 0.2});
+  b.mass = 1;
+  const BodyId box = world.add_body(b);
+  SphericalJointDef j;
+  j.body_b = box;
+  world.add_spherical_joint(j);
+  BodyState s = world.body_state(box);
+  s.position = offset;
+  world.set_body_state(box, s);
+  return {std::move(world), box};
+}
+
+TEST(AvbdStabilization, OldErrorBecomesVelocityOnlyWithoutStabilization) {
+  // C(x^n) = -offset. The step's solve keeps alpha C(x^n) and closes the rest;
+  // the velocity is what the solve moved over h:
+  //   Off   (alpha = 0):    x -> 0,            v = -offset / h
+  //   Alpha (alpha = 0.99): x -> 0.99 offset,  v = -0.01 offset / h
+  //   Post: the iterations keep all of it (x^0 = x^n already satisfies
+  //   C* = 0: v = 0 exactly), then one Newton step on C alone, with lambda = 0
+  //   and kappa = kappa_start, moves the box by kappa/(m/h^2 + kappa) of the
+  //   gap and leaves v alone.
+  const Vec3 offset{0.006, -0.008, 0};  // 1 cm
+  const int iterations = 30;
+  const double h = default_world_def().dt, m_h2 = 1 / (h * h), kappa = 1e4;
+  struct Case {
+    AvbdStabilization mode;
+    const char* name;
+    double kept;  // share of the offset left after the solve
+    double moved_in_v;
+  };
+  const Case cases[] = {{AvbdStabilization::Off, "off", 0, 1},
+                        {AvbdStabilization::Alpha, "alpha", 0.99, 0.01},
+                        {AvbdStabilization::Post, "post", m_h2 / (m_h2 + kappa), 0}};
+  for (const Case& c : cases) {
+    DisplacedJoint d = displaced_joint(c.mode, iterations, offset);
+    ASSERT_TRUE(d.world.step().ok);
+    const BodyState s = d.world.body_state(d.box);
+    const Vec3 v_expected = (-c.moved_in_v / h) * offset;
+    std::printf("joint 1 cm open, %-5s: gap %.6g m (closed form %.6g), v %.6g m/s (%.6g)\n", c.name,
+                length(s.position), c.kept * length(offset), length(s.velocity),
+                length(v_expected));
+    // The augmented Lagrangian contracts its error by m/h^2 / (m/h^2 + kappa)
+    // <= 0.27 per iteration: after 30, 1e-17 of the centimetre; 1e-12 m
+    // leaves room for round-off and is 1e-10 of the gap.
+    EXPECT_LT(length(s.position - c.kept * offset), 1e-12) << c.name;
+    EXPECT_LT(length(s.velocity - v_expected), 1e-12 / h) << c.name;
+    EXPECT_LT(length(s.angular_velocity), 1e-12) << c.name;  // no lever, no turn
+  }
+  // Post over five steps: the box never moves in the iterations, so v stays 0
+  // and each step's extra sweep closes the same share (kappa stays at
+  // kappa_start: C* = 0 gives it no growth).
+  DisplacedJoint d = displaced_joint(AvbdStabilization::Post, iterations, offset);
+  for (int n = 0; n < 5; ++n) ASSERT_TRUE(d.world.step().ok);
+  const BodyState s = d.world.body_state(d.box);
+  const double share = std::pow(m_h2 / (m_h2 + kappa), 5);
+  std::printf("post, 5 steps: gap %.6g m (closed form %.6g), v %.3g m/s\n", length(s.position),
+              share * length(offset), length(s.velocity));
+  EXPECT_LT(length(s.position - share * offset), 1e-12);  // five Newton steps of round-off
+  EXPECT_EQ(length(s.velocity), 0.0);                     // not one bit of the error became v
+}
+
+TEST(AvbdInitialGuess, FallingBodyStartsAtTheTargetAndAHeldOneInPlace) {
+  // x^0 = x + h v + h^2 a g/|g| with a the last step's acceleration along g,
+  // clamped to [0, |g|]; the first step (no history) starts at the target.
+  const double h = default_world_def().dt, g = 9.81;
+  // A free box: a = g, so x^0 is the target x + h v + h^2 g from step 2 on too.
+  {
+    World world(avbd_def(5));
+    BodyDef b = default_body_def();
+    b.shape = box_shape({0.2, 0.2, 0.2});
+    b.velocity = {1, 2, 0};
+    const BodyId box = world.add_body(b);
+    BodyState before;
+    Vec3 guess;
+    world.set_iteration_observer([&](int k) {
+      if (k == -1) guess = world.body_state(box).position;
+    });
+    for (int n = 1; n <= 3; ++n) {
+      before = world.body_state(box);
+      ASSERT_TRUE(world.step().ok);
+      const Vec3 target = before.position + h * before.velocity + Vec3{0, -h * h * g, 0};
+      std::printf("free box, step %d: |x^0 - target| %.3g m\n", n, length(guess - target));
+      EXPECT_LT(length(guess - target), 1e-12);  // round-off of O(10) m numbers
+    }
+  }
+  // A box hanging at rest from a hard joint: a ~ 0, so x^0 ~ x^n, while the
+  // target lies h^2 g = 2.7 mm lower.
+  {
+    Pendulum p = make_pendulum(0, false);
+    Vec3 guess, start;
+    p.world.set_iteration_observer([&](int k) {
+      if (k == -1) guess = p.world.body_state(p.bob).position;
+    });
+    for (int step = 1; step <= 30; ++step) {
+      start = p.world.body_state(p.bob).position;
+      ASSERT_TRUE(p.world.step().ok);
+      if (step == 1) {
+        // No history yet: the target, as PABD starts.
+        EXPECT_NEAR(guess.y, start.y - h * h * g, 1e-12);
+      }
+    }
+    std::printf("held box, step 30: x^0 - x^n = %.3g m (target: %.3g m)\n", guess.y - start.y,
+                -h * h * g);
+    // At rest the joint's residual motion is ~1e-15 m per step; 1% of the
+    // gravity drop is far above that and far below the 2.7 mm a guess at the
+    // target would show.
+    EXPECT_LT(length(guess - start), 0.01 * h * h * g);
+  }
+}
+
+/// What a run of the Fig. 8 chain under AVBD measured.
+struct AvbdChainRun {
+  double max_gap = 0;        ///< largest joint gap over every step [m]
+  double late_gap = 0;       ///< over the last 5 s [m]
+  double bob_high = -1e300;  ///< highest centre of the 1000 kg link over every step [m]
+  double bob_start = 0;      ///< its height at release [m]
+  bool finite = true;
+};
+
+/// scenes/heavy_chain.json (19 links of 0.5 m, 1 kg, the last 1000 kg, ball
+/// joints, released at rest 45 degrees from the vertical) for 600 steps under
+/// AVBD, or the same chain hanging straight down at rest.
+AvbdChainRun run_avbd_chain(AvbdStabilization mode, int iterations, bool hanging) {
+  Scene s = load_scene(kSource + "/scenes/heavy_chain.json");
+  if (hanging)
+    for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+      s.bodies[i].position = {0, 10 - 0.5 * (double(i) + 0.5), 0};
+      s.bodies[i].orientation = {std::sqrt(0.5), 0, 0, -std::sqrt(0.5)};  // long side down
+      s.joints[i].anchor = {0, 10 - 0.5 * double(i), 0};
+    }
+  WorldDef wd = s.settings;
+  wd.solver = SolverKind::Avbd;
+  wd.avbd_stabilization = mode;
+  wd.iterations = iterations;
+  // The links fold through each other: AVBD has no contacts (it would refuse
+  // them), and the paper's Fig. 8 chain has none either.
+  wd.collisions = false;
+  World w = build_world(s, wd);
+  AvbdChainRun r;
+  const BodyId bob = w.body_at(w.body_count() - 1);
+  r.bob_start = w.body_state(bob).position.y;
+  for (int n = 1; n <= 600 && r.finite; ++n) {
+    r.finite = w.step().ok;
+    double gap = 0;
+    for (int j = 0; j < w.joint_count(); ++j) {
+      const JointInfo info = w.joint_info(w.joint_at(j));
+      gap = std::fmax(gap, length(info.world_a - info.world_b));
+    }
+    r.max_gap = std::fmax(r.max_gap, gap);
+    if (n > 300) r.late_gap = std::fmax(r.late_gap, gap);
+    r.bob_high = std::fmax(r.bob_high, w.body_state(bob).position.y);
+  }
+  std::printf(
+      "AVBD Fig. 8 chain, %s, %-5s, %d iterations: max gap %.3g m, last 5 s %.3g m; 1000 kg "
+      "link highest %.5g m (released at %.5g m, %+.3g m)\n",
+      hanging ? "hanging " : "swinging",
+      mode == AvbdStabilization::Post    ? "post"
+      : mode == AvbdStabilization::Alpha ? "alpha"
+                                         : "off",
+      iterations, r.max_gap, r.late_gap, r.bob_high, r.bob_start, r.bob_high - r.bob_start);
+  return r;
+}
+
+TEST(AvbdFig8Chain, StabilizedSwingGainsNoEnergy) {
+  // The paper's Fig. 8 chain with its parameters for both solvers
+  // (kappa_start = beta = 1e4, alpha 0.99, gamma 0.999: pabd's defaults). Without stabilization the
+  // old joint error turned into velocity every step and the 1000 kg link climbed far above its
+  // release height; with it, it never does. Implicit Euler only loses energy, and a link can only
+  // sit higher than released if energy came in: 1 mm is the margin for round-off in the height.
+  for (const AvbdStabilization mode : {AvbdStabilization::Post, AvbdStabilization::Alpha}) {
+    const AvbdChainRun r10 = run_avbd_chain(mode, 10, false);
+    const AvbdChainRun r20 = run_avbd_chain(mode, 20, false);
+    ASSERT_TRUE(r10.finite);
+    ASSERT_TRUE(r20.finite);
+    EXPECT_LT(r10.bob_high, r10.bob_start + 1e-3);
+    EXPECT_LT(r20.bob_high, r20.bob_start + 1e-3);
+    // More iterations bring the joints closer (the solve converges to C* = 0).
+    EXPECT_LT(r20.max_gap, r10.max_gap);
+    // A guard, not a physical bound: measured 0.13 m at 10 iterations (kappa
+    // grows by only beta |C*| ~ 1e3 N/m per iteration against the heavy
+    // link's m/h^2 = 3.6e6 N/m); catch it getting worse.
+    EXPECT_LT(r10.max_gap, 0.25);
+  }
+  // The same without stabilization: the energy gain the stabilization removes.
+  const AvbdChainRun off = run_avbd_chain(AvbdStabilization::Off, 10, false);
+  ASSERT_TRUE(off.finite);
+  EXPECT_GT(off.bob_high, off.bob_start + 1.0);  // measured +16 m
+}
+
+TEST(AvbdFig8Chain, StabilizedHangingChainOnlySags) {
+  // Hanging at rest, the 1000 kg link can only sag while the multipliers
+  // build up; it must never rise above where it hung (same 1 mm margin).
+  for (const AvbdStabilization mode : {AvbdStabilization::Post, AvbdStabilization::Alpha}) {
+    const AvbdChainRun r10 = run_avbd_chain(mode, 10, true);
+    const AvbdChainRun r20 = run_avbd_chain(mode, 20, true);
+    ASSERT_TRUE(r10.finite);
+    ASSERT_TRUE(r20.finite);
+    EXPECT_LT(r10.bob_high, r10.bob_start + 1e-3);
+    EXPECT_LT(r20.bob_high, r20.bob_start + 1e-3);
+    EXPECT_LT(r20.max_gap, r10.max_gap);
+    EXPECT_LT(r10.max_gap, 0.25);  // guard, as above: measured 0.13 m
+  }
+  // For the record (docs/avbd.md): unstabilized, the hanging chain's
+  // multiplier loop runs away (its gap reaches 1e62 m, still finite).
+  run_avbd_chain(AvbdStabilization::Off, 10, true);
+}
+
+TEST(AvbdStabilization, SceneKeyAndSettingAreChecked) {
+  const std::string head = R"({"settings": {"solver": "avbd", "avbd_stabilization": )";
+  const std::string tail = R"(}, "bodies": []})";
+  EXPECT_EQ(parse_scene(head + R"("alpha")" + tail, "s.json").settings.avbd_stabilization,
+            AvbdStabilization::Alpha);
+  EXPECT_EQ(parse_scene(head + R"("off")" + tail, "s.json").settings.avbd_stabilization,
+            AvbdStabilization::Off);
+  EXPECT_EQ(parse_scene(R"({"bodies": []})", "s.json").settings.avbd_stabilization,
+            AvbdStabilization::Post);  // the AVBD demo's default
+  try {
+    parse_scene(head + R"("both")" + tail, "s.json");
+    ADD_FAILURE() << "expected pabd::Error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    std::printf("bad key: %s\n", what.c_str());
+    EXPECT_NE(what.find("/settings/avbd_stabilization"), std::string::npos);
+    EXPECT_EQ(what.find('\n'), std::string::npos);
+  }
+  WorldDef wd = default_world_def();
+  wd.avbd_stabilization = static_cast<AvbdStabilization>(7);
+  EXPECT_THROW(World{wd}, Error);
 }
 
 // ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "pabd/math.h"
 
@@ -47,8 +48,21 @@ struct JointId {
   std::uint32_t generation = 0;       ///< must match the world's slot stamp
 };
 
-/// Shapes a body can carry.
-enum class ShapeType { Plane, Box, Sphere, Capsule };
+/// Shapes a body can carry (docs/collision.md, "Shapes").
+enum class ShapeType {
+  Plane,        ///< half-space n . x <= offset (static bodies only)
+  Box,          ///< box of full edge lengths `size`
+  Sphere,       ///< ball of `radius`
+  Capsule,      ///< segment along local Y grown by `radius`
+  ConvexHull,   ///< convex hull of a point list (convex_hull_shape)
+  Compound,     ///< convex children at fixed poses (compound_shape)
+  HeightField,  ///< grid of heights along local Y (static bodies only; height_field_shape)
+  TriangleMesh  ///< triangle soup (static bodies only; triangle_mesh_shape)
+};
+
+/// Built geometry of the shapes that need more than a few numbers (convex hull,
+/// compound, height field, triangle mesh); defined in src/body/shape_data.h.
+struct ShapeData;
 
 /// Geometry of a body, in its own frame (origin at the centre of mass).
 struct ShapeDef {
@@ -58,6 +72,12 @@ struct ShapeDef {
   Real half_height = 0.5;           ///< capsule: half length of the core segment along local Y [m]
   Vec3 normal{0, 1, 0};             ///< plane: unit normal (static bodies only)
   Real offset = 0;                  ///< plane: n . x = offset [m]
+  /// Convex hull, compound, height field, triangle mesh: the built geometry, set
+  /// by the builder functions below (immutable; copies of the ShapeDef share it).
+  std::shared_ptr<const ShapeData> data;
+  /// data.get() as a plain pointer, set by the same builders: what the collision
+  /// kernels read (a device copy of the shapes would point it at device memory).
+  const ShapeData* geometry = nullptr;
 };
 
 /// Box with full edge lengths `size` [m].
@@ -68,6 +88,39 @@ ShapeDef sphere_shape(Real radius);
 ShapeDef capsule_shape(Real radius, Real half_height);
 /// Plane n . x = offset (n need not be unit; add_body normalises n and offset).
 ShapeDef plane_shape(Vec3 normal, Real offset);
+/// Convex hull of `points` [m] (at least 4 not on one plane, all finite), built with
+/// qhull. The hull is shifted so that its centre of mass (uniform density) is the
+/// body origin (see shape_origin_shift). Throws Error.
+ShapeDef convex_hull_shape(const std::vector<Vec3>& points);
+/// Where the origin of the points given to convex_hull_shape (or the frame of a
+/// compound's children) lies in the shape's frame, whose origin is the centre of
+/// mass [m]; zero for the other shapes.
+Vec3 shape_origin_shift(const ShapeDef& shape);
+
+/// One child of a compound shape.
+struct CompoundChild {
+  ShapeDef shape;                ///< box, sphere, capsule or convex hull
+  Vec3 position{0, 0, 0};        ///< the child's frame origin in the compound's frame [m]
+  Quat orientation{1, 0, 0, 0};  ///< compound-from-child rotation
+};
+/// Rigid union of convex children (at least one; uniform density, children should
+/// not overlap or the overlap counts twice). Shifted so that the centre of mass is
+/// the body origin (shape_origin_shift). Throws Error.
+ShapeDef compound_shape(const std::vector<CompoundChild>& children);
+
+/// Height field (static bodies only): `columns` x `rows` grid vertices (each >= 2),
+/// vertex (c, r) at local x = (c - (columns - 1) / 2) spacing_x, z = (r - (rows - 1) / 2)
+/// spacing_z, y = heights[r * columns + c] [m]; solid below. Throws Error.
+ShapeDef height_field_shape(int columns, int rows, Real spacing_x, Real spacing_z,
+                            const std::vector<Real>& heights);
+
+/// Static triangle mesh: vertices [m] and three vertex indices per triangle,
+/// counter-clockwise seen from the front (contacts push toward the front).
+/// Throws Error on out-of-range indices, non-finite vertices or no triangles.
+ShapeDef triangle_mesh_shape(const std::vector<Vec3>& vertices, const std::vector<int>& indices);
+/// Static triangle mesh read from a Wavefront OBJ file (tinyobjloader; faces are
+/// triangulated). Throws Error if the file cannot be read or holds no triangles.
+ShapeDef triangle_mesh_from_obj(const std::string& path);
 
 /// Everything needed to create a body. Fill with default_body_def().
 struct BodyDef {
@@ -114,6 +167,13 @@ enum class IterationOrder {
   Colored  ///< Gauss-Seidel over a body colouring: each colour sees the colours before it
 };
 
+/// How the AVBD baseline keeps hard joints' drift out of the velocities (docs/avbd.md).
+enum class AvbdStabilization {
+  Post,   ///< keep old error in the solve, remove it after the velocities (AVBD demo; default)
+  Alpha,  ///< solve C(x) - alpha C(x^n): each step removes (1 - alpha) of the old error (paper)
+  Off     ///< solve C(x) = 0: old error becomes velocity (the baseline before stabilization)
+};
+
 /// World settings. Fill with default_world_def().
 struct WorldDef {
   Real dt = 1.0 / 60.0;                               ///< time step h [s]
@@ -134,7 +194,13 @@ struct WorldDef {
   Real hard_stiffness_decay = 0.999;   ///< AL: gamma, warm-start factor for kappa and lambda
   Real hard_stiffness_max = 1e12;      ///< AL: cap on kappa [N/m] (keeps H well conditioned)
   Real hard_stiffness_mass_ratio = 1;  ///< AL: point bonds start at >= this times m_eff / h^2 [-]
-  ParallelFor parallel_for;            ///< optional user task system; empty = OpenMP
+  /// Detect contacts between shapes (bodies joined by a joint or spring never collide).
+  bool collisions = true;
+  /// Contacts are made where shapes come within this distance plus their motion over the step [m].
+  Real contact_margin = 0.01;
+  /// AVBD: how hard joints' start-of-step error is kept out of the velocities.
+  AvbdStabilization avbd_stabilization = AvbdStabilization::Post;
+  ParallelFor parallel_for;  ///< optional user task system; empty = OpenMP
 };
 
 /// A world definition with every field at its documented default.
@@ -268,13 +334,27 @@ struct BodyState {
 
 /// Wall-clock milliseconds spent in each named stage of the last step.
 struct StageTimings {
-  double detect_ms = 0;      ///< collision detection (contacts arrive with their issue)
+  double detect_ms = 0;      ///< collision detection: broadphase, narrowphase, contact arrays
   double predict_ms = 0;     ///< inertial prediction
   double bonds_ms = 0;       ///< per-bond weights and targets, all iterations
   double solve_ms = 0;       ///< per-body global solve and local projection, all iterations
   double dual_ms = 0;        ///< augmented-Lagrangian updates, all iterations
   double velocities_ms = 0;  ///< velocity recovery
   double total_ms = 0;       ///< the whole step
+};
+
+/// One contact point of the last step, as seen from outside (tests, tools).
+struct ContactInfo {
+  BodyId body_a;          ///< first body (the plane for a body-plane contact)
+  BodyId body_b;          ///< second body
+  Vec3 point_a;           ///< contact point on body_a's surface, world frame, now [m]
+  Vec3 point_b;           ///< contact point on body_b's surface, world frame, now [m]
+  Vec3 normal;            ///< unit normal from body_a toward body_b, world frame
+  Real separation = 0;    ///< gap along the normal at detection [m]; < 0 = penetration
+  Real gap = 0;           ///< gap along the normal now, normal . (point_b - point_a) [m]
+  Real normal_force = 0;  ///< push on body_b along the normal (body_a gets the opposite) [N]
+  Vec3 friction_force;    ///< tangential force on body_b (body_a gets the opposite) [N]
+  bool sticking = false;  ///< static friction held (the anchors persist to the next step)
 };
 
 /// Outcome of one step.
@@ -376,6 +456,12 @@ class World {
   double variational_energy() const;
   /// Installs an observer called after each solver iteration (empty to remove).
   void set_iteration_observer(IterationObserver observer);
+
+  /// Number of contact points of the last step (speculative ones included).
+  int contact_count() const;
+  /// Contact point `index` (0..contact_count()-1) of the last step; forces are the
+  /// augmented-Lagrangian multipliers after its last iteration. Throws Error if out of range.
+  ContactInfo contact(int index) const;
 
   /// FNV-1a hash of the bit patterns of every body's state (determinism checks).
   std::uint64_t state_hash() const;

@@ -21,6 +21,14 @@
 // The rotation of the lever adds a geometric stiffness that AVBD lumps onto
 // the diagonal (add_lever_geometric_stiffness). Unknown kinds add nothing (the
 // host rejects them before the step, avbd_step.cpp).
+//
+// Stabilization (docs/avbd.md): hard bonds solve C*(x) = C(x) - alpha C(x^n),
+// C(x^n) stored per bond at the start of the step (avbd_start_violation_kernel).
+// For every kind this is the same bond with its target moved by alpha C(x^n):
+// point C* = y_a - (y_b + alpha C0); line C* = P (y_a - y_b - alpha C0), the kept
+// error measured across the current line (along it the bond must stay free);
+// distance C* = d - (L + alpha C0). So the energies, gradients and Hessians above
+// hold with y_b, or L, shifted; soft bonds and springs are never stabilized.
 #pragma once
 
 #include "avbd/block_system.h"
@@ -74,10 +82,26 @@ PABD_HD void add_length_term(BlockSystem& s, Vec3 r, Vec3 ya, Vec3 yb, Real f, R
   add_point_term(s, r, (sign * f) * n, h);
 }
 
-/// Adds bond end e (end e of bond e / 2, on a dynamic body) to that body's system.
+/// What the bond kernels need for AVBD's stabilized constraint
+/// C*(x) = C(x) - alpha C(x^n) of hard bonds (storage: avbd_scratch.h).
+struct AvbdStabilizerView {
+  const Vec3* start_violation = nullptr;  ///< per bond C(x^n) [m]; nullptr: C* = C
+  Real alpha = 0;                         ///< share of the start-of-step error kept [-]
+};
+
+/// The start-of-step error that hard bond i keeps this iteration, alpha C(x^n);
+/// 0 for soft bonds or without stabilization.
+PABD_HD Vec3 avbd_kept_error(const BondArrays& bonds, const AvbdStabilizerView& st, int i) {
+  if (st.start_violation == nullptr || !bonds.hard[i]) return Vec3{};
+  return st.alpha * st.start_violation[i];
+}
+
+/// Adds bond end e (end e of bond e / 2, on a dynamic body) to that body's
+/// system; hard bonds use the stabilized constraint C* of `st`.
 PABD_HD void add_avbd_bond_end(BlockSystem& s, const BodyArrays& bodies, const BondArrays& bonds,
-                               int e) {
+                               int e, const AvbdStabilizerView& st = {}) {
   const int i = e / 2, ea = 2 * i, eb = 2 * i + 1;
+  const Vec3 kept = avbd_kept_error(bonds, st, i);
   const bool is_a = e == ea;
   const int body = bonds.end_body[e];
   const Vec3 r = bodies.affine[body] * bonds.end_local[e];
@@ -92,14 +116,14 @@ PABD_HD void add_avbd_bond_end(BlockSystem& s, const BodyArrays& bodies, const B
     }
     case BondKind::Distance: {
       const Real kappa = bonds.penalty[i];
-      const Real c = length(yb - ya) - bonds.rest_length[i];
+      const Real c = length(yb - ya) - bonds.rest_length[i] - kept.x;
       add_length_term(s, r, ya, yb, kappa * c + bonds.lambda[i].x, kappa, sign);
       break;
     }
     case BondKind::Point: {
       const bool hard = bonds.hard[i] != 0;
       const Real k = hard ? bonds.penalty[i] : bonds.stiffness[i];
-      const Vec3 f = k * (ya - yb) + (hard ? bonds.lambda[i] : Vec3{});
+      const Vec3 f = k * (ya - yb - kept) + (hard ? bonds.lambda[i] : Vec3{});
       add_point_term(s, r, (-sign) * f, k * identity3());  // dC/dy_a = I, dC/dy_b = -I
       break;
     }
@@ -107,7 +131,7 @@ PABD_HD void add_avbd_bond_end(BlockSystem& s, const BodyArrays& bodies, const B
       const bool hard = bonds.hard[i] != 0;
       const Real k = hard ? bonds.penalty[i] : bonds.stiffness[i];
       const Vec3 d = avbd_line_direction(bodies, bonds, i);
-      const Vec3 u = ya - yb;
+      const Vec3 u = ya - yb - kept;
       const Vec3 f = k * avbd_across(u, d) + (hard ? avbd_across(bonds.lambda[i], d) : Vec3{});
       const Mat3 p = identity3() - outer(d, d);
       const Mat3 ja_point = p * skew_matrix(r);  // P [r]x
@@ -127,32 +151,33 @@ PABD_HD void add_avbd_bond_end(BlockSystem& s, const BodyArrays& bodies, const B
   }
 }
 
-/// AVBD's dual update of hard bond i after an iteration: lambda <- kappa C +
-/// lambda, kappa <- min(kappa + beta |C|, kappa_max).
+/// AVBD's dual update of hard bond i after an iteration, on the stabilized
+/// constraint: lambda <- kappa C* + lambda, kappa <- min(kappa + beta |C*|, kappa_max).
 PABD_HD void avbd_dual_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
-                              const HardBondSettings& s) {
+                              const HardBondSettings& s, const AvbdStabilizerView& st = {}) {
   if (!bonds.hard[i] || !s.augmented) return;
   const int ea = 2 * i, eb = 2 * i + 1;
   const Vec3 ya = world_point(bodies, bonds.end_body[ea], bonds.end_local[ea]);
   const Vec3 yb = world_point(bodies, bonds.end_body[eb], bonds.end_local[eb]);
+  const Vec3 kept = avbd_kept_error(bonds, st, i);
   const Real kappa = bonds.penalty[i];
   Real violation = 0;
   switch (bonds.kind[i]) {
     case BondKind::Point: {
-      const Vec3 c = ya - yb;
+      const Vec3 c = ya - yb - kept;
       bonds.lambda[i] = kappa * c + bonds.lambda[i];
       violation = length(c);
       break;
     }
     case BondKind::Line: {
       const Vec3 d = avbd_line_direction(bodies, bonds, i);
-      const Vec3 c = avbd_across(ya - yb, d);
+      const Vec3 c = avbd_across(ya - yb - kept, d);
       bonds.lambda[i] = avbd_across(kappa * c + bonds.lambda[i], d);
       violation = length(c);
       break;
     }
     case BondKind::Distance: {
-      const Real c = length(yb - ya) - bonds.rest_length[i];
+      const Real c = length(yb - ya) - bonds.rest_length[i] - kept.x;
       bonds.lambda[i].x += kappa * c;
       violation = c < 0 ? -c : c;
       break;
@@ -164,9 +189,37 @@ PABD_HD void avbd_dual_kernel(const BodyArrays& bodies, const BondArrays& bonds,
   bonds.penalty[i] = grown < s.stiffness_max ? grown : s.stiffness_max;
 }
 
+/// C(x) of hard bond i at the current pose into out[i] (0 for soft bonds);
+/// called at the start of the step, before the prediction moves the bodies.
+PABD_HD void avbd_start_violation_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
+                                         Vec3* out) {
+  Vec3 c{};
+  if (bonds.hard[i]) {
+    const int ea = 2 * i, eb = 2 * i + 1;
+    const Vec3 ya = world_point(bodies, bonds.end_body[ea], bonds.end_local[ea]);
+    const Vec3 yb = world_point(bodies, bonds.end_body[eb], bonds.end_local[eb]);
+    switch (bonds.kind[i]) {
+      case BondKind::Point:
+        c = ya - yb;
+        break;
+      case BondKind::Line:
+        c = avbd_across(ya - yb, avbd_line_direction(bodies, bonds, i));
+        break;
+      case BondKind::Distance:
+        c.x = length(yb - ya) - bonds.rest_length[i];
+        break;
+      default:  // springs are soft; unknown kinds are rejected on the host
+        break;
+    }
+  }
+  out[i] = c;
+}
+
 /// AVBD's warm start of hard bond i at the start of a step:
-/// kappa = max(gamma kappa_prev, kappa_start), lambda = alpha gamma lambda_prev.
-PABD_HD void avbd_warm_start_kernel(const BondArrays& bonds, int i, const HardBondSettings& s) {
+/// kappa = max(gamma kappa_prev, kappa_start), lambda = alpha gamma lambda_prev,
+/// or lambda kept whole with post-stabilization (`keep_lambda`, as AVBD's demo).
+PABD_HD void avbd_warm_start_kernel(const BondArrays& bonds, int i, const HardBondSettings& s,
+                                    bool keep_lambda = false) {
   if (!bonds.hard[i]) return;
   if (!s.augmented) {  // plain penalty of kappa_start, no multiplier
     bonds.penalty[i] = s.stiffness_start;
@@ -176,7 +229,7 @@ PABD_HD void avbd_warm_start_kernel(const BondArrays& bonds, int i, const HardBo
   const Real decayed = s.stiffness_decay * bonds.penalty[i];
   const Real kappa = decayed > s.stiffness_start ? decayed : s.stiffness_start;
   bonds.penalty[i] = kappa < s.stiffness_max ? kappa : s.stiffness_max;
-  bonds.lambda[i] = (s.lambda_decay * s.stiffness_decay) * bonds.lambda[i];
+  if (!keep_lambda) bonds.lambda[i] = (s.lambda_decay * s.stiffness_decay) * bonds.lambda[i];
 }
 
 }  // namespace pabd

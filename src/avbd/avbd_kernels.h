@@ -11,6 +11,10 @@
 // at R = S is the world-frame inertia tensor I_w = R (tr(Pi) I - Pi) R^T; AVBD's
 // lhs uses m/h^2 and I_w/h^2 (positive definite everywhere), NOT the body-frame
 // inertia of AVBD's 3D demo.
+//
+// Also here: AVBD's adaptive initial guess (from VBD), which starts the
+// iterations where the body is likely to end: a body whose last step did not
+// accelerate along gravity (held up) starts without the h^2 g drop.
 #pragma once
 
 #include "avbd/avbd_bond_terms.h"
@@ -41,15 +45,16 @@ PABD_HD void add_inertial_term(BlockSystem& s, const BodyArrays& b, int i, Real 
 }
 
 /// One AVBD block update of dynamic body i: gather the inertial term and its
-/// bond ends (CSR, in bond order), solve the 6x6 system, move the body. Reads
-/// the current pose of its neighbours (other colours) and the bonds' kappa and
-/// lambda; writes only body i.
-PABD_HD void avbd_body_kernel(const BodyArrays& b, const BondArrays& bonds, int i, Real h) {
+/// bond ends (CSR, in bond order; hard bonds stabilized by `st`), solve the 6x6
+/// system, move the body. Reads the current pose of its neighbours (other
+/// colours) and the bonds' kappa and lambda; writes only body i.
+PABD_HD void avbd_body_kernel(const BodyArrays& b, const BondArrays& bonds, int i, Real h,
+                              const AvbdStabilizerView& st = {}) {
   if (b.is_static[i]) return;
   BlockSystem s;
   add_inertial_term(s, b, i, Real(1) / (h * h));
   for (int e_at = b.end_begin[i]; e_at < b.end_begin[i + 1]; ++e_at)
-    add_avbd_bond_end(s, b, bonds, b.end_index[e_at]);
+    add_avbd_bond_end(s, b, bonds, b.end_index[e_at], st);
   Real rhs[6], dx[6];
   for (int k = 0; k < 6; ++k) rhs[k] = -s.grad[k];
   // lhs >= M/h^2 > 0, so only non-finite input fails; pass it on to the
@@ -60,6 +65,28 @@ PABD_HD void avbd_body_kernel(const BodyArrays& b, const BondArrays& bonds, int 
   const Quat q = normalized(quat_exp(Vec3{dx[3], dx[4], dx[5]}) * b.orientation[i]);
   b.orientation[i] = q;
   b.affine[i] = to_matrix(q);
+}
+
+/// AVBD's adaptive initial guess for body i, after predict_kernel has put it at
+/// the inertial target c + h v + h^2 g: its centre starts instead at
+/// c^0 = c + h v + h^2 a g/|g|, a = clamp((v^n - v^(n-1)) / h . g/|g|, 0, |g|),
+/// the last step's acceleration along gravity (a body held up starts where it
+/// is, a falling one at the target); the turn stays at the target's. Without
+/// history (`has_history` false: the first AVBD step, or the body count
+/// changed) the body stays at the target, as PABD starts. Then records v^n in
+/// last_start_velocity[i] for the next step. Writes only body i.
+PABD_HD void avbd_initial_guess_kernel(const BodyArrays& b, Vec3* last_start_velocity, int i,
+                                       Real h, Vec3 gravity, bool has_history) {
+  if (b.is_static[i]) return;
+  const Vec3 v = b.velocity[i];  // v^n: predict_kernel leaves it in place
+  const Real g = length(gravity);
+  if (has_history && g > 0) {
+    const Vec3 down = (Real(1) / g) * gravity;
+    const Real along = dot(v - last_start_velocity[i], down) / h;
+    const Real a = along > 0 ? (along < g ? along : g) : Real(0);  // NaN: 0, as AVBD's demo
+    b.position[i] = b.start_position[i] + h * v + (h * h * a) * down;
+  }
+  last_start_velocity[i] = v;
 }
 
 }  // namespace pabd

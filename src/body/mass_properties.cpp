@@ -1,8 +1,24 @@
 #include "body/mass_properties.h"
 
+#include <algorithm>
 #include <numbers>
 
+#include "body/shape_data.h"
+
 namespace pabd {
+
+namespace {
+
+/// The built geometry of a hull, compound, height field or mesh (throws if missing).
+const ShapeData& data_of(const ShapeDef& shape) {
+  if (!shape.data || shape.geometry != shape.data.get())
+    throw Error(
+        "shape: expected geometry made by its builder (convex_hull_shape, compound_shape, "
+        "height_field_shape, triangle_mesh_shape)");
+  return *shape.data;
+}
+
+}  // namespace
 
 Real shape_volume(const ShapeDef& shape) {
   constexpr Real pi = std::numbers::pi_v<Real>;
@@ -15,6 +31,14 @@ Real shape_volume(const ShapeDef& shape) {
       const Real r = shape.radius;
       return pi * r * r * (2 * shape.half_height) + Real(4) / 3 * pi * r * r * r;
     }
+    case ShapeType::ConvexHull:
+      return data_of(shape).hull.volume;
+    case ShapeType::Compound:
+      return data_of(shape).compound.volume;
+    case ShapeType::HeightField:
+      throw Error("a height field has no volume: height fields are only allowed on static bodies");
+    case ShapeType::TriangleMesh:
+      throw Error("a triangle mesh has no volume: meshes are only allowed on static bodies");
     case ShapeType::Plane:
       break;
   }
@@ -51,6 +75,14 @@ MassProperties shape_mass_properties(const ShapeDef& shape, Real density) {
       out.affine_inertia = diagonal3({across, along, across});
       break;
     }
+    case ShapeType::ConvexHull:  // exact polyhedral integral (convex_hull.h)
+      out.affine_inertia = density * data_of(shape).hull.unit_affine_inertia;
+      break;
+    case ShapeType::Compound:  // children with the parallel-axis theorem (compound_shape.h)
+      out.affine_inertia = density * data_of(shape).compound.unit_affine_inertia;
+      break;
+    case ShapeType::HeightField:
+    case ShapeType::TriangleMesh:
     case ShapeType::Plane:
       break;
   }
@@ -65,10 +97,38 @@ Real shape_bounding_radius(const ShapeDef& shape) {
       return shape.radius;
     case ShapeType::Capsule:
       return shape.radius + shape.half_height;
+    case ShapeType::ConvexHull:
+      return data_of(shape).hull.view.radius;
+    case ShapeType::Compound: {
+      const CompoundData& c = data_of(shape).compound;
+      Real r = 0;
+      for (std::size_t i = 0; i < c.child_shape.size(); ++i)
+        r = std::max(r, length(c.child_pose[i].position) + c.child_radius[i]);
+      return r;
+    }
+    case ShapeType::HeightField: {
+      const Aabb b = height_field_bounds(data_of(shape).height_field.view);
+      Real r = 0;
+      for (int k = 0; k < 8; ++k)
+        r = std::max(
+            r, length({k & 1 ? b.hi.x : b.lo.x, k & 2 ? b.hi.y : b.lo.y, k & 4 ? b.hi.z : b.lo.z}));
+      return r;
+    }
+    case ShapeType::TriangleMesh: {
+      Real r = 0;
+      for (const Vec3& v : data_of(shape).mesh.vertex) r = std::max(r, length(v));
+      return r;
+    }
     case ShapeType::Plane:
       return 0;
   }
   return 0;
+}
+
+Vec3 shape_origin_shift(const ShapeDef& shape) {
+  if (shape.type == ShapeType::ConvexHull) return data_of(shape).hull.origin_shift;
+  if (shape.type == ShapeType::Compound) return data_of(shape).compound.origin_shift;
+  return {};
 }
 
 Mat3 inertia_tensor_from_affine(const Mat3& affine_inertia) {

@@ -12,6 +12,8 @@
 //   2 r sin(theta / 2) <= min(theta, 2) r, theta = |omega| h. For a box r is
 //   the half diagonal; a capsule is its core segment grown by a radius, so
 //   only the core (r = half_height) turns; a sphere does not change at all;
+//   a convex hull's r is its largest vertex distance, a compound's the largest
+//   child centre distance plus that child's bounding radius;
 // - margin: contacts slightly before touching (both bodies get it, so boxes
 //   meet when the shapes are within 2 margins).
 // Static bodies never move: margin only.
@@ -20,7 +22,12 @@
 #include <cmath>
 #include <cstdint>
 
+#include "body/shape_data.h"
 #include "collision/aabb.h"
+#include "collision/compound_view.h"
+#include "collision/convex_polytope.h"
+#include "collision/heightfield_view.h"
+#include "collision/triangle_mesh_view.h"
 #include "pabd/world.h"
 
 namespace pabd {
@@ -44,9 +51,19 @@ struct AabbSettings {
   Vec3 acceleration{0, 0, 0};  ///< constant acceleration over the step (gravity) [m/s^2]
 };
 
-/// Exact world AABB of a box, sphere or capsule at pose (c, R). Planes have no
-/// finite box: returns the empty box (callers keep planes out of the tree).
-PABD_HD Aabb shape_aabb(const ShapeDef& s, Vec3 c, const Mat3& r) {
+/// World AABB of a body-frame box (lo, hi) at pose (c, R): exact for the box.
+PABD_HD Aabb local_box_to_world(const Aabb& local, Vec3 c, const Mat3& r) {
+  const Vec3 mid = aabb_center(local), e = Real(0.5) * (local.hi - local.lo);
+  const Vec3 half{
+      std::fabs(r.m[0][0]) * e.x + std::fabs(r.m[0][1]) * e.y + std::fabs(r.m[0][2]) * e.z,
+      std::fabs(r.m[1][0]) * e.x + std::fabs(r.m[1][1]) * e.y + std::fabs(r.m[1][2]) * e.z,
+      std::fabs(r.m[2][0]) * e.x + std::fabs(r.m[2][1]) * e.y + std::fabs(r.m[2][2]) * e.z};
+  const Vec3 centre = r * mid + c;
+  return {centre - half, centre + half};
+}
+
+/// Exact world AABB of a convex shape (box, sphere, capsule, hull) at pose (c, R).
+PABD_HD Aabb convex_shape_aabb(const ShapeDef& s, Vec3 c, const Mat3& r) {
   Vec3 half{0, 0, 0};
   switch (s.type) {
     case ShapeType::Box: {
@@ -66,10 +83,39 @@ PABD_HD Aabb shape_aabb(const ShapeDef& s, Vec3 c, const Mat3& r) {
               std::fabs(r.m[1][1]) * s.half_height + s.radius,
               std::fabs(r.m[2][1]) * s.half_height + s.radius};
       break;
+    case ShapeType::ConvexHull:  // per world axis, the extreme vertices
+      return hull_world_aabb(hull_view(s), c, r);
     case ShapeType::Plane:
+    case ShapeType::Compound:
+    case ShapeType::HeightField:
+    case ShapeType::TriangleMesh:
       return empty_aabb();
   }
   return {c - half, c + half};
+}
+
+/// Exact world AABB of a shape at pose (c, R): a compound's is the union of its
+/// children's, a height field's or mesh's the box of its body-frame bounds.
+/// Planes have no finite box: returns the empty box (callers keep planes out of the tree).
+PABD_HD Aabb shape_aabb(const ShapeDef& s, Vec3 c, const Mat3& r) {
+  switch (s.type) {
+    case ShapeType::Compound: {
+      const CompoundView& v = compound_view(s);
+      const ShapePose parent{c, r};
+      Aabb box = empty_aabb();
+      for (int i = 0; i < v.child_count; ++i) {
+        const ShapePose p = compound_child_pose(parent, v.child_pose[i]);
+        box = aabb_union(box, convex_shape_aabb(v.child_shape[i], p.position, p.rotation));
+      }
+      return box;
+    }
+    case ShapeType::HeightField:
+      return local_box_to_world(height_field_bounds(height_field_view(s)), c, r);
+    case ShapeType::TriangleMesh:
+      return local_box_to_world(mesh_view(s).node[0].box, c, r);
+    default:
+      return convex_shape_aabb(s, c, r);
+  }
 }
 
 /// Distance from the centre of mass to the farthest point of the part of the
@@ -81,8 +127,22 @@ PABD_HD Real shape_rotation_radius(const ShapeDef& s) {
       return Real(0.5) * length(s.size);
     case ShapeType::Capsule:
       return s.half_height;
+    case ShapeType::ConvexHull:
+      return hull_view(s).radius;
+    case ShapeType::Compound: {
+      // A child's points lie within its radius of its centre, which turns about the origin.
+      const CompoundView& v = compound_view(s);
+      Real r = 0;
+      for (int i = 0; i < v.child_count; ++i) {
+        const Real ri = length(v.child_pose[i].position) + v.child_radius[i];
+        r = ri > r ? ri : r;
+      }
+      return r;
+    }
     case ShapeType::Sphere:
     case ShapeType::Plane:
+    case ShapeType::HeightField:   // static only: never turns
+    case ShapeType::TriangleMesh:  // static only
       return 0;
   }
   return 0;

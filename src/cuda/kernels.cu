@@ -12,6 +12,8 @@
 #include <cstdint>
 
 #include "bonds/bond_kernels.h"
+#include "bonds/contact_kernels.h"
+#include "collision/contact_detect_kernels.h"
 #include "solver/acceleration.h"
 #include "solver/body_kernels.h"
 
@@ -38,6 +40,23 @@ __global__ void global_local_kernel(BodyArrays bodies, BondArrays bonds, StepCon
   const int i = thread_index();
   if (i >= bodies.count) return;
   ::pabd::global_local_kernel(bodies, bonds, i, k);
+}
+
+/// With this step's contacts: gathers the body's contact slots after its bond ends.
+__global__ void global_local_contact_kernel(BodyArrays bodies, BondArrays bonds,
+                                            ContactEnds contacts, StepConstants k) {
+  const int i = thread_index();
+  if (i >= bodies.count) return;
+  ::pabd::global_local_kernel(bodies, bonds, contacts, i, k);
+}
+
+/// Colored sweeps with contacts: the bodies of one colour, order[0 .. count).
+__global__ void global_local_contact_colour_kernel(BodyArrays bodies, BondArrays bonds,
+                                                   ContactEnds contacts, StepConstants k,
+                                                   const int* order, int count) {
+  const int j = thread_index();
+  if (j >= count) return;
+  ::pabd::global_local_kernel(bodies, bonds, contacts, order[j], k);
 }
 
 /// IterationOrder::Colored: the bodies of one colour, order[0 .. count).
@@ -123,6 +142,66 @@ __global__ void bond_energy_kernel(BodyArrays bodies, BondArrays bonds, Real* ou
   const int i = thread_index();
   if (i >= bonds.count) return;
   out[i] = ::pabd::bond_energy_kernel(bodies, bonds, i);
+}
+
+// Per-contact kernels (collision/contact_arrays.h) --------------------------------
+
+__global__ void contact_weights_kernel(BodyArrays bodies, ContactArrays contacts,
+                                       HardBondSettings s, Real h2) {
+  const int i = thread_index();
+  if (i >= contacts.count) return;
+  ::pabd::contact_weights_kernel(bodies, contacts, i, s, h2);
+}
+
+/// Colored sweeps: the contacts touching one colour, order[0 .. count).
+__global__ void contact_weights_colour_kernel(BodyArrays bodies, ContactArrays contacts,
+                                              HardBondSettings s, Real h2, const int* order,
+                                              int count) {
+  const int j = thread_index();
+  if (j >= count) return;
+  ::pabd::contact_weights_kernel(bodies, contacts, order[j], s, h2);
+}
+
+__global__ void contact_dual_kernel(BodyArrays bodies, ContactArrays contacts) {
+  const int i = thread_index();
+  if (i >= contacts.count) return;
+  ::pabd::contact_dual_kernel(bodies, contacts, i);
+}
+
+/// out[i] = energy of contact i [J].
+__global__ void contact_energy_kernel(BodyArrays bodies, ContactArrays contacts, Real* out) {
+  const int i = thread_index();
+  if (i >= contacts.count) return;
+  out[i] = ::pabd::contact_energy_kernel(bodies, contacts, i);
+}
+
+// Detect-stage kernels (collision/contact_detect_kernels.h) ------------------------
+
+/// reach[i]: how far any point of body i can move during the step [m].
+__global__ void contact_reach_kernel(ShapePoseView poses, AabbSettings k, Real* reach) {
+  const int i = thread_index();
+  if (i >= poses.count) return;
+  reach[i] = ::pabd::contact_reach(poses, i, k);
+}
+
+/// The narrowphase of candidate i: manifolds[i], counts[i].
+__global__ void contact_manifold_kernel(ShapePoseView poses, const Real* reach,
+                                        ContactCandidates candidates, Real margin,
+                                        ContactManifold* manifolds, int* counts) {
+  const int i = thread_index();
+  if (i >= candidates.count) return;
+  ::pabd::contact_manifold_kernel(poses, reach, candidates, margin, manifolds, counts, i);
+}
+
+/// Candidate i's points at offset[i], matched and warm-started.
+__global__ void contact_write_kernel(ShapePoseView poses, ContactBodyModel model,
+                                     ContactCandidates candidates, const ContactManifold* manifolds,
+                                     const int* offset, PreviousContacts previous,
+                                     HardBondSettings s, Real h2, ContactOutput out) {
+  const int i = thread_index();
+  if (i >= candidates.count) return;
+  ::pabd::contact_write_kernel(poses, model, candidates, manifolds, offset, previous, s, h2, out,
+                               i);
 }
 
 }  // namespace pabd::cuda

@@ -68,6 +68,8 @@ const char* joint_kind_name(JointKind kind) {
   return "joint";
 }
 
+json flat(const std::vector<Vec3>& v);
+
 json shape_json(const ShapeDef& s) {
   switch (s.type) {
     case ShapeType::Plane:
@@ -80,6 +82,12 @@ json shape_json(const ShapeDef& s) {
       return {{"type", "capsule"},
               {"radius", round6(s.radius)},
               {"half_height", round6(s.half_height)}};
+    case ShapeType::ConvexHull:
+    case ShapeType::Compound:
+    case ShapeType::HeightField:
+    case ShapeType::TriangleMesh:
+      // Drawn from shape_mesh's triangles (three corners each, body frame).
+      return {{"type", "triangles"}, {"positions", flat(shape_mesh(s).positions)}};
   }
   return {{"type", "unknown"}};
 }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "body/shape_data.h"
+
 namespace pabd {
 
 namespace {
@@ -84,6 +86,55 @@ TriangleMesh plane_mesh(Vec3 normal, Real offset, Real extent) {
   return m;
 }
 
+/// Every face of a hull, fanned into triangles (faces are convex, counter-clockwise).
+TriangleMesh hull_mesh(const ConvexHullView& h) {
+  TriangleMesh m;
+  for (int f = 0; f < h.face_count; ++f) {
+    const int first = h.face_first[f], n = hull_face_size(h, f);
+    for (int k = 1; k + 1 < n; ++k)
+      add_triangle(m, h.vertex[h.face_vertex[first]], h.vertex[h.face_vertex[first + k]],
+                   h.vertex[h.face_vertex[first + k + 1]]);
+  }
+  return m;
+}
+
+/// The children's meshes, each moved to its pose in the compound's frame.
+TriangleMesh compound_mesh(const CompoundView& c, int segments) {
+  TriangleMesh m;
+  for (int i = 0; i < c.child_count; ++i) {
+    const TriangleMesh child = shape_mesh(c.child_shape[i], segments);
+    const ShapePose& pose = c.child_pose[i];
+    const auto base = static_cast<std::uint32_t>(m.positions.size());
+    for (std::size_t k = 0; k < child.positions.size(); ++k) {
+      m.positions.push_back(pose.rotation * child.positions[k] + pose.position);
+      m.normals.push_back(pose.rotation * child.normals[k]);
+    }
+    for (std::uint32_t index : child.indices) m.indices.push_back(base + index);
+  }
+  return m;
+}
+
+/// The surface of a height field (two triangles per cell, facing +Y).
+TriangleMesh height_field_mesh(const HeightFieldView& h) {
+  TriangleMesh m;
+  for (int t = 0; t < height_field_triangle_count(h); ++t) {
+    Vec3 v[3], n;
+    std::uint32_t active = 0;
+    height_field_triangle(h, t, v, n, active);
+    add_triangle(m, v[0], v[1], v[2]);
+  }
+  return m;
+}
+
+/// The triangles of a mesh, front faces outward.
+TriangleMesh triangle_mesh_mesh(const TriangleMeshView& t) {
+  TriangleMesh m;
+  for (int k = 0; k < t.triangle_count; ++k)
+    add_triangle(m, t.vertex[t.triangle_vertex[3 * k]], t.vertex[t.triangle_vertex[3 * k + 1]],
+                 t.vertex[t.triangle_vertex[3 * k + 2]]);
+  return m;
+}
+
 }  // namespace
 
 TriangleMesh shape_mesh(const ShapeDef& shape, int segments, Real plane_extent) {
@@ -98,6 +149,14 @@ TriangleMesh shape_mesh(const ShapeDef& shape, int segments, Real plane_extent) 
       return round_mesh(shape.radius, shape.half_height, segments);
     case ShapeType::Plane:
       return plane_mesh(shape.normal, shape.offset, plane_extent);
+    case ShapeType::ConvexHull:
+      return hull_mesh(hull_view(shape));
+    case ShapeType::Compound:
+      return compound_mesh(compound_view(shape), segments);
+    case ShapeType::HeightField:
+      return height_field_mesh(height_field_view(shape));
+    case ShapeType::TriangleMesh:
+      return triangle_mesh_mesh(mesh_view(shape));
   }
   return {};
 }

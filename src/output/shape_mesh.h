@@ -18,7 +18,9 @@ struct TriangleMesh {
 };
 
 /// Mesh of a shape. `segments` sets the tessellation of round shapes (>= 4).
-/// A plane becomes a square of side `plane_extent` around its closest point
+/// A convex hull gives its faces (fanned), a compound its children's meshes at
+/// their poses, a height field its surface (open, facing +Y), a triangle mesh
+/// its triangles. A plane becomes a square of side `plane_extent` around its closest point
 /// to the origin.
 TriangleMesh shape_mesh(const ShapeDef& shape, int segments = 24, Real plane_extent = 40);
 

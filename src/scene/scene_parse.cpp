@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <limits>
@@ -337,6 +338,9 @@ class Reader {
     if (obj.contains(key)) out = vec3(obj.at(key), child(path, key));
   }
 
+  /// The scene file's label (its path when loaded from a file).
+  const std::string& file() const { return file_; }
+
  private:
   std::string file_;
 };
@@ -345,9 +349,10 @@ class Reader {
 // Sections of the file.
 
 void read_settings(const Reader& r, const json& s, const std::string& path, Scene& scene) {
-  r.check_object(s, path, "an object",
-                 {"dt", "iterations", "gravity", "steps", "augmented_lagrangian", "solver",
-                  "iteration_order", "chebyshev_rho", "relaxation", "hard_stiffness_mass_ratio"});
+  r.check_object(
+      s, path, "an object",
+      {"dt", "iterations", "gravity", "steps", "augmented_lagrangian", "solver", "iteration_order",
+       "chebyshev_rho", "relaxation", "hard_stiffness_mass_ratio", "avbd_stabilization"});
   WorldDef& w = scene.settings;
   r.opt_number(s, path, "dt", Range::Positive, w.dt);
   if (s.contains("iterations"))
@@ -381,16 +386,167 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
               "expected a number in (0, 2), got " + describe(s.at("relaxation")));
   r.opt_number(s, path, "hard_stiffness_mass_ratio", Range::NonNegative,
                w.hard_stiffness_mass_ratio);
+  if (s.contains("avbd_stabilization")) {
+    const std::string key = child(path, "avbd_stabilization");
+    const std::string mode = r.text(s.at("avbd_stabilization"), key);
+    if (mode == "post")
+      w.avbd_stabilization = AvbdStabilization::Post;
+    else if (mode == "alpha")
+      w.avbd_stabilization = AvbdStabilization::Alpha;
+    else if (mode == "off")
+      w.avbd_stabilization = AvbdStabilization::Off;
+    else
+      r.fail_at(key, "expected \"post\", \"alpha\" or \"off\", got " +
+                         describe(s.at("avbd_stabilization")));
+  }
   if (s.contains("steps"))
     scene.steps = static_cast<long>(
         r.integer(s.at("steps"), child(path, "steps"), 1, std::numeric_limits<long>::max()));
+}
+
+// Hull, compound, height field and triangle mesh shapes (docs/scene-format.md).
+// Their builders throw pabd::Error "what: message"; the message is reported at
+// the key it is about.
+
+ShapeDef read_shape(const Reader& r, const json& s, const std::string& path, bool is_static);
+
+/// e.what() without a leading "prefix: ".
+std::string without_prefix(const Error& e, const std::string& prefix) {
+  const std::string what = e.what();
+  return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+}
+
+/// A static-only shape on a dynamic body is reported at its type.
+void require_static(const Reader& r, const std::string& path, bool is_static, const char* what) {
+  if (!is_static)
+    r.fail_at(child(path, "type"),
+              std::string("expected ") + what + " only on a static body (add \"static\": true)");
+}
+
+ShapeDef read_convex_hull(const Reader& r, const json& s, const std::string& path) {
+  r.check_object(s, path, "a shape object", {"type", "points"});
+  const std::string points_path = child(path, "points");
+  const json& points = r.required(s, path, "points", "an array of at least 4 points [x, y, z]");
+  if (!points.is_array())
+    r.fail_at(points_path,
+              "expected an array of at least 4 points [x, y, z], got " + describe(points));
+  std::vector<Vec3> p;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    p.push_back(r.vec3(points[i], child(points_path, i)));
+  try {
+    return convex_hull_shape(p);
+  } catch (const Error& e) {
+    r.fail_at(points_path, without_prefix(e, "convex hull: "));
+  }
+}
+
+ShapeDef read_compound(const Reader& r, const json& s, const std::string& path, bool is_static) {
+  r.check_object(s, path, "a shape object", {"type", "children"});
+  const std::string children_path = child(path, "children");
+  const json& children = r.required(s, path, "children", "an array of child objects");
+  if (!children.is_array() || children.empty())
+    r.fail_at(children_path,
+              "expected a non-empty array of child objects, got " + describe(children));
+  std::vector<CompoundChild> parts;
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    const std::string cp = child(children_path, i);
+    const json& c = children[i];
+    r.check_object(c, cp, "a child object", {"shape", "position", "orientation"});
+    const json& shape = r.required(c, cp, "shape", "a shape object");
+    const std::string shape_path = child(cp, "shape");
+    // Only convex children: check the type before reading the rest.
+    if (shape.is_object() && shape.contains("type") && shape.at("type").is_string()) {
+      const std::string t = shape.at("type").get<std::string>();
+      if (t != "box" && t != "sphere" && t != "capsule" && t != "convex_hull")
+        r.fail_at(child(shape_path, "type"),
+                  "expected a convex child shape (box, sphere, capsule, convex_hull), got " +
+                      describe(shape.at("type")));
+    }
+    CompoundChild part;
+    part.shape = read_shape(r, shape, shape_path, is_static);
+    r.opt_vec3(c, cp, "position", part.position);
+    if (c.contains("orientation"))
+      part.orientation = r.quaternion(c.at("orientation"), child(cp, "orientation"));
+    parts.push_back(std::move(part));
+  }
+  try {
+    return compound_shape(parts);
+  } catch (const Error& e) {
+    r.fail_at(children_path, without_prefix(e, "compound: "));
+  }
+}
+
+ShapeDef read_height_field(const Reader& r, const json& s, const std::string& path,
+                           bool is_static) {
+  r.check_object(s, path, "a shape object", {"type", "columns", "rows", "spacing", "heights"});
+  require_static(r, path, is_static, "a height field");
+  const long long limit = 1 << 20;  // per side: larger grids are surely a mistake
+  const int columns = static_cast<int>(
+      r.integer(r.required(s, path, "columns", "an integer >= 2 (grid vertices along x)"),
+                child(path, "columns"), 2, limit));
+  const int rows = static_cast<int>(
+      r.integer(r.required(s, path, "rows", "an integer >= 2 (grid vertices along z)"),
+                child(path, "rows"), 2, limit));
+  // Spacing: one positive number for both axes, or [x, z].
+  const std::string spacing_path = child(path, "spacing");
+  const json& spacing = r.required(s, path, "spacing", "a positive number or [x, z]");
+  Real dx = 0, dz = 0;
+  if (spacing.is_array()) {
+    if (spacing.size() != 2)
+      r.fail_at(spacing_path,
+                "expected a positive number or an array [x, z] of 2 positive "
+                "numbers, got " +
+                    describe(spacing));
+    dx = r.number(spacing[0], child(spacing_path, 0), Range::Positive);
+    dz = r.number(spacing[1], child(spacing_path, 1), Range::Positive);
+  } else {
+    dx = dz = r.number(spacing, spacing_path, Range::Positive);
+  }
+  const std::string heights_path = child(path, "heights");
+  const json& heights = r.required(s, path, "heights", "an array of rows x columns numbers");
+  const std::size_t expected = std::size_t(rows) * std::size_t(columns);
+  if (!heights.is_array() || heights.size() != expected)
+    r.fail_at(heights_path, "expected rows x columns = " + std::to_string(rows) + " x " +
+                                std::to_string(columns) + " = " + std::to_string(expected) +
+                                " numbers (row-major), got " + describe(heights));
+  std::vector<Real> h(expected);
+  for (std::size_t i = 0; i < expected; ++i)
+    h[i] = r.number(heights[i], child(heights_path, i), Range::Any);
+  try {
+    return height_field_shape(columns, rows, dx, dz, h);
+  } catch (const Error& e) {
+    r.fail_at(path, without_prefix(e, "height field: "));
+  }
+}
+
+ShapeDef read_triangle_mesh(const Reader& r, const json& s, const std::string& path,
+                            bool is_static) {
+  r.check_object(s, path, "a shape object", {"type", "file"});
+  require_static(r, path, is_static, "a triangle mesh");
+  const std::string file_path = child(path, "file");
+  const std::string file =
+      r.text(r.required(s, path, "file", "the path of an OBJ file (relative to the scene file)"),
+             file_path);
+  // Relative to the directory of the scene file.
+  const std::filesystem::path obj(file);
+  const std::string resolved =
+      obj.is_absolute() ? file : (std::filesystem::path(r.file()).parent_path() / obj).string();
+  try {
+    return triangle_mesh_from_obj(resolved);
+  } catch (const Error& e) {
+    r.fail_at(file_path, "expected a readable OBJ file of triangles, got \"" + file + "\" (" +
+                             without_prefix(e, resolved + ": ") + ")");
+  }
 }
 
 ShapeDef read_shape(const Reader& r, const json& s, const std::string& path, bool is_static) {
   if (!s.is_object()) r.fail_at(path, "expected a shape object, got " + describe(s));
   const std::string type_path = child(path, "type");
   const std::string type =
-      r.text(r.required(s, path, "type", "a shape type (plane, box, sphere, capsule)"), type_path);
+      r.text(r.required(s, path, "type",
+                        "a shape type (plane, box, sphere, capsule, convex_hull, compound, "
+                        "heightfield, triangle_mesh)"),
+             type_path);
   // Builders from the World API, so shape defaults live in one place.
   if (type == "box") {
     r.check_object(s, path, "a shape object", {"type", "size"});
@@ -431,8 +587,14 @@ ShapeDef read_shape(const Reader& r, const json& s, const std::string& path, boo
     }
     return plane_shape(normal, offset);
   }
+  if (type == "convex_hull") return read_convex_hull(r, s, path);
+  if (type == "compound") return read_compound(r, s, path, is_static);
+  if (type == "heightfield") return read_height_field(r, s, path, is_static);
+  if (type == "triangle_mesh") return read_triangle_mesh(r, s, path, is_static);
   r.fail_at(type_path,
-            "expected one of plane, box, sphere, capsule, got " + describe(s.at("type")));
+            "expected one of plane, box, sphere, capsule, convex_hull, compound, heightfield, "
+            "triangle_mesh, got " +
+                describe(s.at("type")));
 }
 
 BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::size_t index) {

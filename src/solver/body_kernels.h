@@ -3,6 +3,7 @@
 
 #include "body/body_arrays.h"
 #include "bonds/bond_arrays.h"
+#include "collision/contact_arrays.h"
 #include "math/affine_system.h"
 #include "math/polar.h"
 #include "math/so3.h"
@@ -55,14 +56,21 @@ PABD_HD void predict_kernel(const BodyArrays& b, int i, const StepConstants& k) 
 /// the centre of mass cannot be absorbed by stretching A and thrown away by the
 /// projection, and torques act through the true inertia tr(Pi) I - Pi.
 /// Paper: q = H^-1 rhs, then the rotation closest to A in Frobenius norm.
-PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds, int i,
-                                 const StepConstants& k) {
+/// The body's bond ends are gathered first, then its contact ends (if any).
+PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds,
+                                 const ContactEnds& contacts, int i, const StepConstants& k) {
   if (b.is_static[i]) return;
   AffineSystem sys =
       inertial_system(b.mass[i], b.affine_inertia[i], b.target_position[i], b.target_affine[i]);
   for (int e_at = b.end_begin[i]; e_at < b.end_begin[i + 1]; ++e_at) {
     const int e = b.end_index[e_at];
     add_bond_end(sys, bonds.end_weight[e], bonds.end_local[e], bonds.end_pull[e], !k.rigid_local);
+  }
+  if (contacts.begin) {
+    for (int e_at = contacts.begin[i]; e_at < contacts.begin[i + 1]; ++e_at) {
+      const int e = contacts.index[e_at];
+      add_bond_end(sys, contacts.weight[e], contacts.local[e], contacts.pull[e], !k.rigid_local);
+    }
   }
   if (k.rigid_local) {
     const Quat q = rotation_closest_to(reduced_affine_rhs(sys), b.orientation[i]);
@@ -79,6 +87,12 @@ PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds, i
     b.orientation[i] = q;
     b.affine[i] = to_matrix(q);
   }
+}
+
+/// The same without contacts.
+PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds, int i,
+                                 const StepConstants& k) {
+  global_local_kernel(b, bonds, ContactEnds{}, i, k);
 }
 
 /// Velocity recovery: v = (c^{n+1} - c^n) / h; w from the rotation between the

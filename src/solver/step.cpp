@@ -1,14 +1,16 @@
 // One time step, as the paper's Algorithm 1, in named stages:
 //
-//   detect      collision detection (contacts arrive with their own issue)
+//   detect      collision detection: this step's contacts with their warm-started
+//               multipliers (collision/contact_detect.h); with colored sweeps and
+//               contacts, the body colouring over bonds and contacts
 //   predict     per body: inertial target s and first iterate q^0 = s
 //   warm start  per bond: augmented-Lagrangian penalty and multiplier; for
 //               joint limits and drives, the start coordinate and drive target
 //   K times:
-//     bonds     per bond: weight and pull for both ends, from iterate k
-//     solve     per body: gather ends, 12x12 global solve, closest rotation;
-//               then the optional acceleration (solver/acceleration.h)
-//     dual      per bond: augmented-Lagrangian update from iterate k+1
+//     bonds     per bond and per contact: weight and pull for both ends, from iterate k
+//     solve     per body: gather bond then contact ends, 12x12 global solve, closest
+//               rotation; then the optional acceleration (solver/acceleration.h)
+//     dual      per bond and per contact: augmented-Lagrangian update from iterate k+1
 //   velocities  per body: v and w from the start and end poses
 //
 // IterationOrder::Jacobi runs bonds then solve once per iteration over all
@@ -23,6 +25,7 @@
 #include <chrono>
 
 #include "bonds/bond_kernels.h"
+#include "bonds/contact_kernels.h"
 #include "solver/acceleration.h"
 #include "solver/body_colouring.h"
 #include "solver/body_kernels.h"
@@ -55,8 +58,18 @@ StepResult WorldImpl::step() {
   const ParallelFor& pf = settings.parallel_for;
   const int nb = bodies.count, nc = bonds.count;
 
-  // Detect: no colliders yet; the stage is kept so timings line up with Table 2.
+  // Detect: contacts at the start-of-step state (before the prediction moves it).
   auto t0 = Clock::now();
+  detect_contacts();
+  const ContactArrays contact = contacts.arrays();
+  const ContactEnds contact_ends = contacts.ends();
+  const int nk = contact.count;
+  const bool colored = settings.iteration_order == IterationOrder::Colored;
+  // Colored sweeps with contacts: colour over bonds and contacts (contact_colouring.h).
+  const bool contact_colours = colored && nk > 0;
+  if (contact_colours)
+    colour_bodies_with_contacts(bodies, end_body.data(), nc, contact, contact_ends,
+                                contact_colouring);
   t.detect_ms = ms_since(t0);
 
   t0 = Clock::now();
@@ -69,15 +82,35 @@ StepResult WorldImpl::step() {
   t.predict_ms = ms_since(t0);
   if (observer) observer(-1);
 
-  const bool colored = settings.iteration_order == IterationOrder::Colored;
-  if (colored && !colouring_is_current(colouring, *this)) colouring = colour_bodies(*this);
+  if (colored && !contact_colours && !colouring_is_current(colouring, *this))
+    colouring = colour_bodies(*this);
   const bool accelerate = settings.chebyshev_rho > 0 || settings.relaxation != 1;
   if (accelerate)
     parallel_for(pf, threads, nb, [&](int i) { acceleration_start_kernel(bodies, i); });
   Real omega = 1;
 
   for (int it = 0; it < settings.iterations; ++it) {
-    if (colored) {
+    if (contact_colours) {
+      // One colour at a time: its bonds and contacts from the latest poses, then its bodies.
+      const ContactColouring& cc = contact_colouring;
+      for (int c = 0; c < cc.colour_count(); ++c) {
+        const int* bond_order = cc.bond_order.data() + cc.bond_colour_begin[c];
+        const int* contact_order = cc.contact_order.data() + cc.contact_colour_begin[c];
+        const int* body_order = cc.order.data() + cc.colour_begin[c];
+        t0 = Clock::now();
+        parallel_for(pf, threads, cc.bond_colour_begin[c + 1] - cc.bond_colour_begin[c],
+                     [&](int j) { bond_weights_kernel(bodies, bonds, bond_order[j], hard, h2); });
+        parallel_for(
+            pf, threads, cc.contact_colour_begin[c + 1] - cc.contact_colour_begin[c],
+            [&](int j) { contact_weights_kernel(bodies, contact, contact_order[j], hard, h2); });
+        t.bonds_ms += ms_since(t0);
+        t0 = Clock::now();
+        parallel_for(pf, threads, cc.colour_begin[c + 1] - cc.colour_begin[c], [&](int j) {
+          global_local_kernel(bodies, bonds, contact_ends, body_order[j], k);
+        });
+        t.solve_ms += ms_since(t0);
+      }
+    } else if (colored) {
       // One colour at a time: its bonds from the latest poses, then its bodies.
       for (int c = 0; c < colouring.colour_count(); ++c) {
         const int* bond_order = colouring.bond_order.data() + colouring.bond_colour_begin[c];
@@ -96,9 +129,12 @@ StepResult WorldImpl::step() {
       t0 = Clock::now();
       parallel_for(pf, threads, nc,
                    [&](int i) { bond_weights_kernel(bodies, bonds, i, hard, h2); });
+      parallel_for(pf, threads, nk,
+                   [&](int i) { contact_weights_kernel(bodies, contact, i, hard, h2); });
       t.bonds_ms += ms_since(t0);
       t0 = Clock::now();
-      parallel_for(pf, threads, nb, [&](int i) { global_local_kernel(bodies, bonds, i, k); });
+      parallel_for(pf, threads, nb,
+                   [&](int i) { global_local_kernel(bodies, bonds, contact_ends, i, k); });
       t.solve_ms += ms_since(t0);
     }
 
@@ -112,6 +148,7 @@ StepResult WorldImpl::step() {
 
     t0 = Clock::now();
     parallel_for(pf, threads, nc, [&](int i) { bond_dual_kernel(bodies, bonds, i, hard, h2); });
+    parallel_for(pf, threads, nk, [&](int i) { contact_dual_kernel(bodies, contact, i); });
     t.dual_ms += ms_since(t0);
 
     if (observer) observer(it);
@@ -144,6 +181,8 @@ double WorldImpl::variational_energy() {
   double e = 0;
   for (int i = 0; i < bodies.count; ++i) e += inertial_energy_kernel(bodies, i, settings.dt);
   for (int i = 0; i < bonds.count; ++i) e += bond_energy_kernel(bodies, bonds, i);
+  const ContactArrays contact = contacts.arrays();
+  for (int i = 0; i < contact.count; ++i) e += contact_energy_kernel(bodies, contact, i);
   return e;
 }
 

@@ -6,6 +6,8 @@
 #include <limits>
 #include <utility>
 
+#include "body/shape_data.h"
+
 namespace pabd::viewer {
 namespace {
 
@@ -63,10 +65,47 @@ std::optional<double> ray_capsule(Vec3 o, Vec3 d, double r, double hh) {
   return best;
 }
 
+/// Convex hull: the ray clipped by every face's half-space n . x <= offset.
+std::optional<double> ray_hull(Vec3 o, Vec3 d, const ConvexHullView& h) {
+  double t0 = 0, t1 = std::numeric_limits<double>::infinity();
+  for (int f = 0; f < h.face_count; ++f) {
+    const double height = dot(h.face_normal[f], o) - h.face_offset[f];
+    const double rate = dot(h.face_normal[f], d);
+    if (std::abs(rate) < 1e-300) {
+      if (height > 0) return std::nullopt;
+      continue;
+    }
+    const double t = -height / rate;
+    if (rate < 0)
+      t0 = std::max(t0, t);  // entering this half-space
+    else
+      t1 = std::min(t1, t);  // leaving it
+    if (t0 > t1) return std::nullopt;
+  }
+  return t0;
+}
+
 }  // namespace
 
 std::optional<double> ray_shape(const Ray& body_ray, const ShapeDef& shape) {
   switch (shape.type) {
+    case ShapeType::ConvexHull:
+      return ray_hull(body_ray.origin, body_ray.dir, hull_view(shape));
+    case ShapeType::Compound: {
+      // The nearest hit over the children, each in its own frame.
+      std::optional<double> best;
+      const CompoundView& c = compound_view(shape);
+      for (int i = 0; i < c.child_count; ++i) {
+        const Mat3 rt = transpose(c.child_pose[i].rotation);
+        const Ray local{rt * (body_ray.origin - c.child_pose[i].position), rt * body_ray.dir};
+        const std::optional<double> t = ray_shape(local, c.child_shape[i]);
+        if (t && (!best || *t < *best)) best = t;
+      }
+      return best;
+    }
+    case ShapeType::HeightField:   // static only: never picked
+    case ShapeType::TriangleMesh:  // static only
+      return std::nullopt;
     case ShapeType::Sphere:
       return ray_sphere(body_ray.origin, body_ray.dir, {0, 0, 0}, shape.radius);
     case ShapeType::Box:

@@ -100,9 +100,11 @@ unsigned link_program(const char* vs, const char* fs, std::string* error) {
 /// Key that identifies a shape's mesh: bodies with equal shapes share a buffer.
 std::string shape_key(const ShapeDef& s) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%d %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g",
+  // Built shapes (hull, compound, height field, mesh) are told apart by their data.
+  std::snprintf(buf, sizeof buf, "%d %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %p",
                 static_cast<int>(s.type), s.size.x, s.size.y, s.size.z, s.radius, s.half_height,
-                s.normal.x, s.normal.y, s.normal.z, s.offset);
+                s.normal.x, s.normal.y, s.normal.z, s.offset,
+                static_cast<const void*>(s.data.get()));
   return buf;
 }
 

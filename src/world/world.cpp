@@ -27,6 +27,7 @@ bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::is
 WorldImpl::WorldImpl(const WorldDef& def) : settings(def) {
   validate_world_def(def);
   threads = resolve_thread_count(def.threads);
+  contacts.set_threading(def.threads, def.parallel_for);
 }
 
 void WorldImpl::build_topology() {
@@ -502,6 +503,7 @@ void World::set_settings(const WorldDef& def) {
   validate_world_def(def);
   impl_->settings = def;
   impl_->threads = resolve_thread_count(def.threads);
+  impl_->contacts.set_threading(def.threads, def.parallel_for);
 }
 
 const StageTimings& World::last_timings() const { return impl_->timings; }

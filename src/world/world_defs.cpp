@@ -77,6 +77,12 @@ void validate_world_def(const WorldDef& d) {
           "WorldDef.hard_stiffness_max: expected a finite number >= hard_stiffness_start");
   require(std::isfinite(d.hard_stiffness_mass_ratio) && d.hard_stiffness_mass_ratio >= 0,
           "WorldDef.hard_stiffness_mass_ratio: expected a finite number >= 0");
+  require(std::isfinite(d.contact_margin) && d.contact_margin >= 0,
+          "WorldDef.contact_margin: expected a finite number >= 0 [m]");
+  require(d.avbd_stabilization == AvbdStabilization::Post ||
+              d.avbd_stabilization == AvbdStabilization::Alpha ||
+              d.avbd_stabilization == AvbdStabilization::Off,
+          "WorldDef.avbd_stabilization: expected AvbdStabilization::Post, Alpha or Off");
 }
 
 void validate_joint_limits(const JointLimits& l, const std::string& who) {
@@ -132,6 +138,12 @@ void validate_body_def(const BodyDef& d) {
       require(finite(s.normal) && length(s.normal) > 0,
               who + "shape.normal: expected a finite, non-zero vector");
       require(std::isfinite(s.offset), who + "shape.offset: expected a finite number");
+      break;
+    case ShapeType::ConvexHull:
+    case ShapeType::Compound:
+    case ShapeType::HeightField:
+    case ShapeType::TriangleMesh:
+      validate_built_shape(s, d.is_static, who);  // src/world/shape_validation.cpp
       break;
   }
   require(finite(d.position), who + "position: expected finite numbers");

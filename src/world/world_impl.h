@@ -8,10 +8,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "avbd/avbd_scratch.h"
 #include "body/body_arrays.h"
 #include "bonds/bond_arrays.h"
+#include "collision/contact_detect.h"
 #include "pabd/world.h"
 #include "solver/body_colouring.h"
+#include "solver/contact_colouring.h"
 
 namespace pabd {
 
@@ -122,8 +125,23 @@ class WorldImpl {
   /// Body colouring for Gauss-Seidel sweeps (IterationOrder::Colored and AVBD),
   /// rebuilt when the bond topology changes.
   BodyColouring colouring;
+  /// The AVBD baseline's own per-bond and per-body state (src/avbd/avbd_scratch.h).
+  AvbdScratch avbd;
   /// Variational energy at the current iterate (src/solver/step.cpp).
   double variational_energy();
+
+  // Contacts (src/world/world_contacts.cpp).
+  /// This step's contacts and the previous step's (warm start); detection scratch.
+  ContactDetector contacts;
+  /// IterationOrder::Colored with contacts: bodies coloured over bonds and contacts, every step.
+  ContactColouring contact_colouring;
+  /// Finds this step's contacts at the current (start-of-step) state, or
+  /// clears them when settings.collisions is false.
+  void detect_contacts();
+  /// The AVBD baseline has no contacts: with settings.collisions, throws
+  /// pabd::Error naming the first pair of bodies within the contact margin;
+  /// returns the milliseconds the check took.
+  double reject_contacts_for_avbd();
 };
 
 }  // namespace pabd

@@ -69,6 +69,15 @@ function shapeRadius(shape) {
       return shape.radius;
     case 'capsule':
       return shape.radius + shape.half_height;
+    case 'triangles': {
+      // Hulls, compounds, height fields and meshes: the farthest corner.
+      let r2 = 0;
+      const p = shape.positions;
+      for (let k = 0; k + 2 < p.length; k += 3) {
+        r2 = Math.max(r2, p[k] ** 2 + p[k + 1] ** 2 + p[k + 2] ** 2);
+      }
+      return Math.sqrt(r2);
+    }
     default:
       return 0;
   }
@@ -92,6 +101,13 @@ function shapeGeometry(shape, extent) {
       const n = new Vector3(...shape.normal).normalize();
       g.applyQuaternion(new Quaternion().setFromUnitVectors(new Vector3(0, 0, 1), n));
       g.translate(n.x * shape.offset, n.y * shape.offset, n.z * shape.offset);
+      return g;
+    }
+    case 'triangles': {
+      // Three corners per triangle, counter-clockwise outside (pabd's shape_mesh).
+      const g = new BufferGeometry();
+      g.setAttribute('position', new BufferAttribute(new Float32Array(shape.positions), 3));
+      g.computeVertexNormals();
       return g;
     }
     default:

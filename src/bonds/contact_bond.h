@@ -1,0 +1,172 @@
+// Contact bond: one contact point as a hard one-sided bond with Coulomb
+// friction (friction_bond.h), solved with the augmented Lagrangian.
+//
+// Each end has a core anchor (where the normal acts) and a surface anchor
+// (where friction acts), equal for boxes and planes; a sphere or capsule
+// anchors its core and reaches its surface by its radius r along the step's
+// fixed normal n (collision/contact_arrays.h). With y the anchors' world
+// points, the gap and the tangential slip are
+//
+//   g = n . (y_b,core - y_a,core) - r_a - r_b     (signed, never clamped),
+//   t = P (y_b,surface - y_a,surface),            P = I - n n^T,
+//
+// and the violation, in the joints' convention C = "a minus b", is
+// C = -(g - g_off) n - t, with the stabilization offset g_off below. A gap
+// clamped at zero would let a resting stack sink (method-notes.md, "Pitfalls").
+//
+// Force. The iterate asks for the augmented-Lagrangian force on B
+// F = kappa C + lambda, projected onto the friction cone (F . n >= 0,
+// |F_t| <= mu F . n). In the projective form of the hard joints
+// (projected_bond.h) with C' = F_cone / kappa and shares s (bond_shares.h),
+// end A is pulled with weight h^2 kappa / s_a toward y_a - s_a C' and end B
+// with h^2 kappa / s_b toward y_b + s_b C', so at the iterate the bodies feel
+// exactly -F_cone and +F_cone. A round end splits this: its core slot takes
+// the normal part (through the centre: no torque) and its surface slot the
+// tangential part (friction's torque: a ball rolls); each slot holds the
+// other's direction at the iterate. When F . n <= 0 the contact does nothing
+// (weight 0): a speculative contact found at a positive gap pushes only once
+// the bodies would close it. A new contact has lambda = 0, so it acts only
+// while g < 0; a warm-started one while g < lambda_n / kappa, the offset at
+// which it holds its resting load with zero gap once lambda has converged.
+//
+// Penalty. kappa = m_eff / (h^2 p), fixed: m_eff = 1 / (1/m_a + 1/m_b) and
+// p the points of the manifold. It is each point's share of the force that
+// would close the gap in one step if the two bodies alone took it up (the
+// joints' floor and multiplier bound, bond_kernels.h), shared because the p
+// points act on the same two bodies. No kappa_start, no growth. Measured with
+// 20 iterations (tests/test_contact.cpp): each point at the unshared
+// m_eff / h^2 made the multipliers overshoot fourfold and a 10-box stack
+// bounce; the joints' start of 1e4 N/m (11 times kappa for 1 kg boxes) with
+// the growth beta |C| wound the multipliers up to 8 times the load, held by
+// small gaps. A penalty raised with each contact's load (lambda_n over the
+// contact margin) held the mass-ratio stack below, but in the 1000-box pile
+// of scenes/ball_into_stack.json it ran away: boxes under others were
+// crushed through the ground.
+//
+// Multiplier. After each iteration lambda <- cone projection of
+// (lambda + kappa C): the normal multiplier only ever pushes, the tangential
+// one stays within mu times it. Each step starts from the contact with the
+// same body pair and feature id in the previous step, lambda = alpha gamma
+// lambda_prev (the joints' warm start) projected onto the new cone; a new
+// contact starts at lambda = 0.
+//
+// Stabilization. A penetration g_0 < 0 found at the start of the step is
+// pushed out by (1 - alpha) of it per step, not at once: the gap counted is
+// g - alpha g_0 (kContactStabilization = alpha). Positions corrected inside
+// a step become velocity (v = (c^{n+1} - c^n) / h), so pushing a stack's
+// millimetre of compression out in one step made it bounce (AVBD stabilizes
+// its constraints the same way). With alpha = 0.95 the 10-box stack settles;
+// 0.9 left the Jacobi sweeps oscillating, 0.99 the stack sagging. Contacts
+// always use the augmented Lagrangian (WorldDef::augmented_lagrangian concerns
+// joints).
+#pragma once
+
+#include "bonds/bond_arrays.h"
+#include "bonds/friction_bond.h"
+
+namespace pabd {
+
+/// A contact's anchors at the iterate, world frame.
+struct ContactPoints {
+  Vec3 a_core, a_surface;  ///< end A [m]
+  Vec3 b_core, b_surface;  ///< end B [m]
+  Real radius_a = 0;       ///< A's radius (0: the core is on the surface) [m]
+  Real radius_b = 0;       ///< B's radius [m]
+  Real gap_offset = 0;     ///< stabilization: the gap counted as closed (<= 0) [m]
+};
+
+/// Signed gap along n [m]; < 0 = penetration.
+PABD_HD Real contact_gap(const ContactPoints& p, Vec3 n) {
+  return dot(n, p.b_core - p.a_core) - p.radius_a - p.radius_b;
+}
+
+/// The gap the contact acts on: the gap less the stabilization offset [m].
+PABD_HD Real contact_solve_gap(const ContactPoints& p, Vec3 n) {
+  return contact_gap(p, n) - p.gap_offset;
+}
+
+/// Violation C = -g n - P (y_b,surface - y_a,surface) [m].
+PABD_HD Vec3 contact_violation(const ContactPoints& p, Vec3 n) {
+  const Vec3 d = p.b_surface - p.a_surface;
+  const Vec3 slip = d - dot(d, n) * n;
+  return (-contact_solve_gap(p, n)) * n - slip;
+}
+
+/// Weights and pulls of one contact's four slots (A core, A surface, B core, B surface).
+struct ContactSlotWeights {
+  Real weight[4] = {0, 0, 0, 0};
+  Vec3 pull[4];
+};
+
+/// The slots of one end pulled by `correction` (its share of C', signed for
+/// its side) with weight w: one slot for the whole correction, or, for a
+/// round end, the normal part at the core and the tangential part at the surface.
+PABD_HD void contact_end_pull(ContactSlotWeights& out, int first, Vec3 core, Vec3 surface,
+                              bool round, Vec3 correction, Vec3 n, Real w) {
+  if (!round) {
+    out.weight[first] = w;
+    out.pull[first] = w * (core + correction);
+    return;
+  }
+  const Vec3 normal_part = dot(correction, n) * n;
+  out.weight[first] = w;
+  out.pull[first] = w * (core + normal_part);
+  out.weight[first + 1] = w;
+  out.pull[first + 1] = w * (surface + (correction - normal_part));
+}
+
+/// Weights and pulls of a contact at the iterate: targets that apply the
+/// cone-projected force kappa C + lambda, or nothing when it would pull.
+PABD_HD ContactSlotWeights contact_weights(const ContactPoints& p, Vec3 n, Real mu, Real kappa,
+                                           Vec3 lambda, Real share_a, Real share_b, Real h2) {
+  ContactSlotWeights out;
+  const ConeForce f = friction_cone_projection(kappa * contact_violation(p, n) + lambda, n, mu);
+  if (!f.pushing) return out;
+  const Vec3 c = (Real(1) / kappa) * f.force;
+  if (share_a > 0)
+    contact_end_pull(out, 0, p.a_core, p.a_surface, p.radius_a > 0, (-share_a) * c, n,
+                     h2 * kappa / share_a);
+  if (share_b > 0)
+    contact_end_pull(out, 2, p.b_core, p.b_surface, p.radius_b > 0, share_b * c, n,
+                     h2 * kappa / share_b);
+  return out;
+}
+
+/// Share of a start-of-step penetration that a step keeps (see the top of this file).
+inline constexpr Real kContactStabilization = Real(0.95);
+
+/// Augmented-Lagrangian update after an iteration (see the top of this file).
+/// `sticking` records whether static friction held.
+PABD_HD void contact_dual_update(const ContactPoints& p, Vec3 n, Real mu, Real kappa, Vec3& lambda,
+                                 std::uint8_t& sticking) {
+  const ConeForce f = friction_cone_projection(lambda + kappa * contact_violation(p, n), n, mu);
+  lambda = f.force;
+  sticking = f.sticking ? 1 : 0;
+}
+
+/// Start of a step: the multiplier of a contact matched to `previous_lambda`,
+/// decayed as the joints' and projected onto this step's cone.
+PABD_HD Vec3 contact_warm_start(Vec3 previous_lambda, Vec3 n, Real mu, const HardBondSettings& s) {
+  return friction_cone_projection((s.lambda_decay * s.stiffness_decay) * previous_lambda, n, mu)
+      .force;
+}
+
+/// Augmented-Lagrangian energy of a contact at the iterate [J] (a diagnostic
+/// for convergence plots): the normal part kappa/2 C_n^2 + lambda_n C_n while
+/// it pushes, else its minimum -lambda_n^2 / (2 kappa); while sticking, the
+/// tangential kappa/2 |C_t|^2 + lambda_t . C_t. Kinetic friction dissipates
+/// and has no potential: it adds nothing.
+PABD_HD Real contact_energy(const ContactPoints& p, Vec3 n, Real mu, Real kappa, Vec3 lambda) {
+  const Vec3 c = contact_violation(p, n);
+  const ConeForce f = friction_cone_projection(kappa * c + lambda, n, mu);
+  const Real cn = dot(c, n), ln = dot(lambda, n);
+  if (!f.pushing) return -ln * ln / (Real(2) * kappa);
+  Real e = Real(0.5) * kappa * cn * cn + ln * cn;
+  if (f.sticking) {
+    const Vec3 ct = c - cn * n, lt = lambda - ln * n;
+    e += Real(0.5) * kappa * dot(ct, ct) + dot(lt, ct);
+  }
+  return e;
+}
+
+}  // namespace pabd

@@ -1,0 +1,80 @@
+// Struct-of-arrays views of one step's contacts, as the kernels see them.
+//
+// A contact is one point of a narrowphase manifold between body A and body B:
+// the manifold's world normal n from A to B (fixed for the whole step), the
+// pair's friction coefficient, and the augmented-Lagrangian state carried
+// across steps from the contact with the same (A, B, feature id) in the
+// previous step (contact_detect.h). Like a bond (bond_arrays.h) it reduces
+// each iteration to weights and pulls on material points of its bodies.
+//
+// Each end (side 0 = A, side 1 = B, at end 2k + side) has a radius r and two
+// slots (at slot 4k + 2 side + part):
+// - part 0, the core anchor: where the normal acts. For a box or a plane it
+//   is the surface point (r = 0). For a sphere or capsule it is the point of
+//   its core (centre, segment) under the contact, and the surface point is
+//   core + r n on A, core - r n on B, with n the step's normal: the support
+//   point of the round shape whichever way the body turns, so a fast ball
+//   cannot spin its anchor out of the way.
+// - part 1, the surface anchor: where friction acts, a material point on the
+//   surface (it turns with the body, so friction exerts its torque and a ball
+//   can roll). For r = 0 it is the core anchor and the slot stays unused.
+//
+// The contacts change every step, so each step builds its own body-to-slot
+// adjacency (ContactEnds, a CSR array from a counting sort in slot order) and
+// the per-body solve gathers those slots after its bond ends.
+#pragma once
+
+#include <cstdint>
+
+#include "pabd/math.h"
+
+namespace pabd {
+
+/// Slots per contact: A core, A surface, B core, B surface.
+inline constexpr int kContactSlots = 4;
+
+struct ContactArrays {
+  int count = 0;  ///< number of contacts this step
+
+  // Model of this step (from detection).
+  const int* end_body = nullptr;     ///< per end (2 per contact): body index (never the world)
+  const Real* end_radius = nullptr;  ///< per end: radius of a round end, 0 otherwise [m]
+  const Vec3* slot_local = nullptr;  ///< per slot (4 per contact): anchor, body frame [m]
+  const Vec3* normal = nullptr;      ///< per contact: unit world normal from A to B
+  const Real* friction = nullptr;    ///< per contact: Coulomb coefficient mu of the pair
+  /// Per contact: the penalty kappa = m_eff / (h^2 p), p the points of its
+  /// manifold (contact_bond.h) [N/m].
+  const Real* penalty = nullptr;
+  /// Per contact: alpha min(g_0, 0) for its gap g_0 at the start of the step,
+  /// the part of an old penetration the step keeps (contact_bond.h) [m].
+  const Real* gap_offset = nullptr;
+
+  // Augmented-Lagrangian state, warm-started from the previous step.
+  /// Multiplier [N], world vector: the force on B (A gets its opposite) at
+  /// zero violation; its normal part is a push (>= 0), its tangential part
+  /// lies in the friction cone.
+  Vec3* lambda = nullptr;
+  std::uint8_t* sticking = nullptr;  ///< 1 = static friction held at the last dual update
+
+  // Per-iteration output, read by the per-body gather.
+  Real* slot_weight = nullptr;  ///< per slot
+  Vec3* slot_pull = nullptr;    ///< per slot: w * target + h^2 * explicit force
+};
+
+/// Contact of slot s.
+PABD_HD int contact_of_slot(int s) { return s / kContactSlots; }
+/// Side (0 = A, 1 = B) of slot s.
+PABD_HD int side_of_slot(int s) { return (s / 2) & 1; }
+
+/// What the per-body solve reads of the contacts: the slots on body i are
+/// index[begin[i] .. begin[i+1]), each with a weight, anchor and pull.
+/// begin == nullptr means no contacts.
+struct ContactEnds {
+  const int* begin = nullptr;    ///< per body + 1: CSR offsets
+  const int* index = nullptr;    ///< slot ids, body by body, in slot order
+  const Real* weight = nullptr;  ///< per slot
+  const Vec3* local = nullptr;   ///< per slot: anchor, body frame [m]
+  const Vec3* pull = nullptr;    ///< per slot
+};
+
+}  // namespace pabd

@@ -1,0 +1,199 @@
+// The detect stage's storage and order of work; the kernels live in
+// contact_detect_kernels.h.
+#include "collision/contact_detect.h"
+
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <utility>
+
+#include "collision/block_loops.h"
+#include "collision/contact_detect_kernels.h"
+#include "solver/parallel.h"
+
+namespace pabd {
+
+namespace {
+
+/// Grows v to at least n elements (a quarter of headroom), never shrinks it;
+/// returns its data.
+template <typename T>
+T* at_least(std::vector<T>& v, long long n) {
+  if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
+  const std::size_t size = static_cast<std::size_t>(n);
+  if (v.size() < size) v.resize(size + size / 4);
+  return v.data();
+}
+
+}  // namespace
+
+ContactDetector::ContactDetector(int threads, ParallelFor custom) : broadphase_(threads, custom) {
+  threading_.threads = resolve_thread_count(threads);
+  threading_.custom = std::move(custom);
+}
+
+void ContactDetector::set_threading(int threads, ParallelFor custom) {
+  threading_.threads = resolve_thread_count(threads);
+  threading_.custom = custom;
+  broadphase_ = Broadphase(threads, std::move(custom));
+}
+
+void ContactDetector::clear() {
+  cur_.count = cur_.pairs = cur_.body_pairs = 0;
+  prev_.count = prev_.pairs = prev_.body_pairs = 0;
+  end_begin_.clear();
+}
+
+void ContactDetector::update_joined_pairs(const ContactDetectInput& in) {
+  const int ends = 2 * in.bond_count;
+  if (joined_valid_ && static_cast<int>(joined_from_.size()) == ends &&
+      std::equal(joined_from_.begin(), joined_from_.end(), in.bond_end_body))
+    return;
+  joined_from_.assign(in.bond_end_body, in.bond_end_body + ends);
+  joined_.clear();
+  for (int i = 0; i < in.bond_count; ++i) {
+    const int a = in.bond_end_body[2 * i], b = in.bond_end_body[2 * i + 1];
+    if (a < 0 || b < 0 || a == b) continue;
+    joined_.push_back(a < b ? contact_pair_key(a, b) : contact_pair_key(b, a));
+  }
+  std::sort(joined_.begin(), joined_.end());
+  joined_.erase(std::unique(joined_.begin(), joined_.end()), joined_.end());
+  joined_valid_ = true;
+}
+
+void ContactDetector::detect(const ContactDetectInput& in) {
+  std::swap(cur_, prev_);
+  update_joined_pairs(in);
+  const int nb = in.poses.count;
+
+  // Broadphase: body pairs and body-plane pairs of the fattened boxes. A box
+  // that is not finite (a state about to overflow: 1e308 m/s) leaves the step
+  // without contacts; the step then reports the non-finite state through
+  // StepResult, as it would without contacts, instead of failing here.
+  try {
+    broadphase_.build(in.poses, in.aabb);
+  } catch (const Error&) {
+    cur_.count = cur_.pairs = cur_.body_pairs = 0;
+    end_begin_.clear();
+    return;
+  }
+  const std::vector<BodyPair>& body_pairs = broadphase_.pairs();
+  const std::vector<PlanePair>& plane_pairs = broadphase_.plane_pairs();
+  ContactCandidates cand;
+  cand.body_pairs = static_cast<int>(body_pairs.size());
+  cand.count = cand.body_pairs + static_cast<int>(plane_pairs.size());
+  cand.pairs = body_pairs.data();
+  cand.plane_pairs = plane_pairs.data();
+  cand.joined = joined_.data();
+  cand.joined_count = static_cast<int>(joined_.size());
+  const int np = cand.count;
+  cur_.pairs = np;
+  cur_.body_pairs = cand.body_pairs;
+
+  // Reach of every body over the step.
+  Real* reach = at_least(reach_, nb);
+  for_each_index(threading_, nb, [&](int i) { reach[i] = contact_reach(in.poses, i, in.aabb); });
+
+  // Narrowphase per candidate; its point count goes to begin[i], its key to key[i].
+  ContactManifold* manifolds = at_least(manifolds_, np);
+  int* begin = at_least(cur_.begin, np + 1);
+  std::uint64_t* key = at_least(cur_.key, np);
+  const Real margin = in.aabb.margin;
+  for_each_index(threading_, np, [&](int i) {
+    contact_manifold_kernel(in.poses, reach, cand, margin, manifolds, begin, i);
+    key[i] = candidate_key(cand, i);
+  });
+
+  // Offsets: a deterministic exclusive prefix sum of the counts.
+  long long* block_sums = at_least(block_sums_, loop_block_count(np) + 1);
+  const long long total = block_exclusive_scan(threading_, begin, begin, np, block_sums);
+  if (total > INT_MAX / 2) throw Error("contacts: more than 2^30 contacts in one step");
+  begin[np] = static_cast<int>(total);
+  const int nc = static_cast<int>(total);
+  cur_.count = nc;
+
+  // Contacts: each candidate writes its points at its offset, warm-started
+  // from the previous step's matching contacts.
+  ContactOutput out;
+  out.end_body = at_least(cur_.end_body, 2LL * nc);
+  out.end_radius = at_least(cur_.end_radius, 2LL * nc);
+  out.slot_local = at_least(cur_.slot_local, 1LL * kContactSlots * nc);
+  out.normal = at_least(cur_.normal, nc);
+  out.friction = at_least(cur_.friction, nc);
+  out.gap_offset = at_least(cur_.gap_offset, nc);
+  out.separation = at_least(cur_.separation, nc);
+  out.feature = at_least(cur_.feature, nc);
+  out.penalty = at_least(cur_.penalty, nc);
+  out.lambda = at_least(cur_.lambda, nc);
+  out.sticking = at_least(cur_.sticking, nc);
+  at_least(cur_.slot_weight, 1LL * kContactSlots * nc);
+  at_least(cur_.slot_pull, 1LL * kContactSlots * nc);
+  PreviousContacts prev;
+  prev.body_pairs = prev_.body_pairs;
+  prev.pairs = prev_.pairs;
+  prev.key = prev_.key.data();
+  prev.begin = prev_.begin.data();
+  prev.feature = prev_.feature.data();
+  prev.slot_local = prev_.slot_local.data();
+  prev.lambda = prev_.lambda.data();
+  prev.sticking = prev_.sticking.data();
+  const ContactBodyModel model{in.mass, in.friction};
+  const Real h2 = in.aabb.dt * in.aabb.dt;
+  for_each_index(threading_, np, [&](int i) {
+    contact_write_kernel(in.poses, model, cand, manifolds, begin, prev, in.hard, h2, out, i);
+  });
+
+  build_adjacency(in);
+}
+
+void ContactDetector::build_adjacency(const ContactDetectInput& in) {
+  // Counting sort of the used slots on dynamic bodies by body, in slot order
+  // (serial, so every body gathers its contacts in a fixed order). A round
+  // end uses both its slots, any other end its core slot only.
+  const int nb = in.poses.count, slots = kContactSlots * cur_.count;
+  const std::uint8_t* is_static = in.poses.is_static;
+  const int* end_body = cur_.end_body.data();
+  const Real* radius = cur_.end_radius.data();
+  auto used = [&](int s) {
+    const int end = s / 2;
+    return !(is_static && is_static[end_body[end]]) && (s % 2 == 0 || radius[end] > 0);
+  };
+  end_begin_.assign(static_cast<std::size_t>(nb) + 1, 0);
+  for (int s = 0; s < slots; ++s)
+    if (used(s)) ++end_begin_[end_body[s / 2] + 1];
+  for (int i = 0; i < nb; ++i) end_begin_[i + 1] += end_begin_[i];
+  int* index = at_least(end_index_, end_begin_[nb]);
+  fill_.assign(end_begin_.begin(), end_begin_.end() - 1);
+  for (int s = 0; s < slots; ++s)
+    if (used(s)) index[fill_[end_body[s / 2]]++] = s;
+}
+
+ContactArrays ContactDetector::arrays() {
+  ContactArrays c;
+  c.count = cur_.count;
+  c.end_body = cur_.end_body.data();
+  c.end_radius = cur_.end_radius.data();
+  c.slot_local = cur_.slot_local.data();
+  c.normal = cur_.normal.data();
+  c.friction = cur_.friction.data();
+  c.gap_offset = cur_.gap_offset.data();
+  c.penalty = cur_.penalty.data();
+  c.lambda = cur_.lambda.data();
+  c.sticking = cur_.sticking.data();
+  c.slot_weight = cur_.slot_weight.data();
+  c.slot_pull = cur_.slot_pull.data();
+  return c;
+}
+
+ContactEnds ContactDetector::ends() const {
+  ContactEnds e;
+  if (cur_.count == 0 || end_begin_.empty()) return e;
+  e.begin = end_begin_.data();
+  e.index = end_index_.data();
+  e.weight = cur_.slot_weight.data();
+  e.local = cur_.slot_local.data();
+  e.pull = cur_.slot_pull.data();
+  return e;
+}
+
+}  // namespace pabd

@@ -1,0 +1,126 @@
+// The detect stage of the step: this step's contacts, from the start-of-step
+// poses, in struct-of-arrays form for the solver (contact_arrays.h).
+//
+//   ContactDetector detector(threads);
+//   detector.detect(input);                 // once per step, before the prediction
+//   ContactArrays c = detector.arrays();    // per contact: bodies, anchors, normal, mu, AL state
+//   ContactEnds e = detector.ends();        // per body: its contact ends (CSR)
+//
+// Stages, each a parallel loop writing only its own index (contact_detect_kernels.h):
+// the broadphase over fattened boxes (body pairs and body-plane pairs), each
+// body's reach over the step, the narrowphase of every candidate pair into a
+// fixed-size manifold with the margin widened by both reaches (speculative
+// contacts), a deterministic prefix sum of the point counts, then every pair
+// writes its points at its offset, matched by (pair, feature id) to the
+// previous step's contacts for the warm start and the friction anchors. Last,
+// a counting sort (serial, in slot order) builds the body-to-contact-slot
+// adjacency. The contacts come out in candidate order, then manifold order:
+// the same for any thread count.
+//
+// Bodies joined by a bond (any joint or spring) never collide with each
+// other: a jointed assembly's neighbouring parts usually touch or overlap at
+// their joints.
+//
+// Memory: every array grows when a step needs more (with a quarter of
+// headroom) and never shrinks; a step with no more pairs or contacts than an
+// earlier one allocates nothing. The previous step's contacts live in a second
+// set of arrays, swapped in at the start of each detection.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "bonds/bond_arrays.h"
+#include "collision/body_aabb.h"
+#include "collision/broadphase.h"
+#include "collision/contact_arrays.h"
+#include "collision/contact_manifold.h"
+
+namespace pabd {
+
+/// What detection reads: the start-of-step poses and the model.
+struct ContactDetectInput {
+  ShapePoseView poses;                 ///< shapes, c, R, v, omega, static flags
+  const Real* mass = nullptr;          ///< per body [kg] (ignored for static bodies)
+  const Real* friction = nullptr;      ///< per body Coulomb coefficient
+  const int* bond_end_body = nullptr;  ///< per bond end (2 per bond): body, < 0 = world
+  int bond_count = 0;                  ///< bonds (for the joined-pair filter)
+  AabbSettings aabb;                   ///< margin, h and gravity
+  HardBondSettings hard;               ///< augmented-Lagrangian warm start
+};
+
+class ContactDetector {
+ public:
+  /// threads: OpenMP threads (0 = OpenMP's default); custom: optional task system.
+  explicit ContactDetector(int threads = 0, ParallelFor custom = {});
+  ContactDetector(const ContactDetector&) = delete;
+  ContactDetector& operator=(const ContactDetector&) = delete;
+  ContactDetector(ContactDetector&&) = default;
+  ContactDetector& operator=(ContactDetector&&) = default;
+
+  /// Uses another thread count or task system from the next detection on.
+  void set_threading(int threads, ParallelFor custom);
+  /// Finds this step's contacts (see the top of this file). If some body's
+  /// swept box is not finite (its state overflows), finds none.
+  void detect(const ContactDetectInput& input);
+  /// Forgets all contacts (no warm start from them either).
+  void clear();
+
+  /// Number of contacts of the last detection.
+  int count() const { return cur_.count; }
+  /// The solver's view of the contacts (valid until the next detect or clear).
+  ContactArrays arrays();
+  /// The per-body adjacency of the contact slots (begin == nullptr when there are none).
+  ContactEnds ends() const;
+  /// Separation of contact k at detection [m] (negative = penetration).
+  Real separation(int k) const { return cur_.separation[k]; }
+  /// Feature id of contact k (contact_manifold.h).
+  std::uint32_t feature(int k) const { return cur_.feature[k]; }
+  /// Candidate pairs of the last detection (body pairs + plane pairs).
+  int candidate_count() const { return cur_.pairs; }
+  /// Broadphase stage times of the last detection.
+  const BroadphaseTimings& broadphase_timings() const { return broadphase_.last_timings(); }
+
+ private:
+  /// One step's contacts, and its candidates' keys and contact ranges for matching.
+  struct Buffer {
+    int count = 0;                   ///< contacts
+    int pairs = 0;                   ///< candidates
+    int body_pairs = 0;              ///< candidates that are body pairs (the rest are plane pairs)
+    std::vector<std::uint64_t> key;  ///< per candidate (contact_detect_kernels.h)
+    std::vector<int> begin;          ///< per candidate + 1: first contact
+    std::vector<int> end_body;       ///< per end
+    std::vector<Real> end_radius;    ///< per end
+    std::vector<Vec3> slot_local;    ///< per slot
+    std::vector<Vec3> normal;        ///< per contact, and so on (contact_arrays.h)
+    std::vector<Real> friction;
+    std::vector<Real> gap_offset;
+    std::vector<Real> separation;
+    std::vector<std::uint32_t> feature;
+    std::vector<Real> penalty;
+    std::vector<Vec3> lambda;
+    std::vector<std::uint8_t> sticking;
+    std::vector<Real> slot_weight;  ///< per slot
+    std::vector<Vec3> slot_pull;    ///< per slot
+  };
+
+  void update_joined_pairs(const ContactDetectInput& input);
+  void build_adjacency(const ContactDetectInput& input);
+
+  Threading threading_;
+  Broadphase broadphase_;
+  Buffer cur_, prev_;
+  std::vector<Real> reach_;
+  std::vector<ContactManifold> manifolds_;
+  std::vector<long long> block_sums_;
+  // Pairs joined by a bond, and the bond ends they were found from.
+  std::vector<std::uint64_t> joined_;
+  std::vector<int> joined_from_;
+  bool joined_valid_ = false;
+  // Body-to-contact-slot adjacency (CSR) and its fill cursors.
+  std::vector<int> end_begin_;
+  std::vector<int> end_index_;
+  std::vector<int> fill_;
+};
+
+}  // namespace pabd

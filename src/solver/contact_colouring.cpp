@@ -1,0 +1,80 @@
+// Per-step greedy colouring over bonds and contacts (see contact_colouring.h).
+#include "solver/contact_colouring.h"
+
+namespace pabd {
+
+namespace {
+
+/// Lists, by colour, the items (bonds or contacts) touching each colour: an
+/// item is listed once per distinct colour of its two ends' bodies.
+void list_by_colour(const int* end_body, int items, const std::vector<int>& colour, int colours,
+                    std::vector<int>& begin, std::vector<int>& order, std::vector<int>& fill) {
+  auto end_colour = [&](int end) {
+    const int body = end_body[end];
+    return body < 0 ? -1 : colour[body];
+  };
+  begin.assign(static_cast<std::size_t>(colours) + 1, 0);
+  for (int b = 0; b < items; ++b) {
+    const int ca = end_colour(2 * b), cb = end_colour(2 * b + 1);
+    if (ca >= 0) ++begin[ca + 1];
+    if (cb >= 0 && cb != ca) ++begin[cb + 1];
+  }
+  for (int c = 0; c < colours; ++c) begin[c + 1] += begin[c];
+  order.resize(begin[colours]);
+  fill.assign(begin.begin(), begin.end() - 1);
+  for (int b = 0; b < items; ++b) {
+    const int ca = end_colour(2 * b), cb = end_colour(2 * b + 1);
+    if (ca >= 0) order[fill[ca]++] = b;
+    if (cb >= 0 && cb != ca) order[fill[cb]++] = b;
+  }
+}
+
+}  // namespace
+
+void colour_bodies_with_contacts(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
+                                 const ContactArrays& contacts, const ContactEnds& ends,
+                                 ContactColouring& out) {
+  const int nb = bodies.count;
+  out.colour.assign(static_cast<std::size_t>(nb), -1);
+  out.used.clear();
+  int colours = 0;
+  for (int i = 0; i < nb; ++i) {
+    if (bodies.is_static[i]) continue;
+    // Mark the colours of the already-coloured neighbours, through bonds and contacts.
+    for (int e_at = bodies.end_begin[i]; e_at < bodies.end_begin[i + 1]; ++e_at) {
+      const int other = bond_end_body[bodies.end_index[e_at] ^ 1];
+      if (other >= 0 && out.colour[other] >= 0) out.used[out.colour[other]] = i;
+    }
+    if (ends.begin) {
+      for (int e_at = ends.begin[i]; e_at < ends.begin[i + 1]; ++e_at) {
+        const int slot = ends.index[e_at];
+        const int other = contacts.end_body[2 * contact_of_slot(slot) + 1 - side_of_slot(slot)];
+        if (out.colour[other] >= 0) out.used[out.colour[other]] = i;
+      }
+    }
+    int c = 0;
+    while (c < colours && out.used[c] == i) ++c;
+    if (c == colours) {
+      ++colours;
+      out.used.push_back(-1);
+    }
+    out.colour[i] = c;
+  }
+
+  // Bodies by colour (counting sort, stable in body index).
+  out.colour_begin.assign(static_cast<std::size_t>(colours) + 1, 0);
+  for (int i = 0; i < nb; ++i)
+    if (out.colour[i] >= 0) ++out.colour_begin[out.colour[i] + 1];
+  for (int c = 0; c < colours; ++c) out.colour_begin[c + 1] += out.colour_begin[c];
+  out.order.resize(out.colour_begin[colours]);
+  out.fill.assign(out.colour_begin.begin(), out.colour_begin.end() - 1);
+  for (int i = 0; i < nb; ++i)
+    if (out.colour[i] >= 0) out.order[out.fill[out.colour[i]]++] = i;
+
+  list_by_colour(bond_end_body, bond_count, out.colour, colours, out.bond_colour_begin,
+                 out.bond_order, out.fill);
+  list_by_colour(contacts.end_body, contacts.count, out.colour, colours, out.contact_colour_begin,
+                 out.contact_order, out.fill);
+}
+
+}  // namespace pabd

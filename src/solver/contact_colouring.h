@@ -1,0 +1,47 @@
+// Body colouring for Gauss-Seidel sweeps (IterationOrder::Colored) when the
+// step has contacts: the joint colouring (body_colouring.h) extended by this
+// step's contact edges, rebuilt every step.
+//
+// A colour's bodies are solved in parallel, each reading the others' poses;
+// that is a Gauss-Seidel sweep only if no two bodies of one colour share a
+// bond, contacts included: two boxes of one colour resting on each other
+// would both move from the other's old pose (the Jacobi double correction
+// inside a colour, and with full-gap shares, colored sweeps' default, it
+// overshoots). So the contacts join the graph. Contacts change every step,
+// hence the rebuild: greedy, bodies in index order, each takes the smallest
+// colour none of its coloured neighbours (through a bond or a contact) has;
+// serial and deterministic, linear in bodies + bond ends + contact ends. Each
+// colour lists its bodies, the bonds touching them and the contacts touching
+// them. Arrays are reused from step to step (no allocation once warm).
+#pragma once
+
+#include <vector>
+
+#include "body/body_arrays.h"
+#include "collision/contact_arrays.h"
+
+namespace pabd {
+
+/// Bodies, bonds and contacts grouped by colour (as BodyColouring, plus contacts).
+struct ContactColouring {
+  std::vector<int> order;                 ///< dynamic bodies by colour, then index
+  std::vector<int> colour_begin;          ///< colour c: order[colour_begin[c] .. [c+1])
+  std::vector<int> bond_order;            ///< bonds touching each colour
+  std::vector<int> bond_colour_begin;     ///< colour c's bonds: bond_order[.. [c] .. [c+1])
+  std::vector<int> contact_order;         ///< contacts touching each colour
+  std::vector<int> contact_colour_begin;  ///< colour c's contacts
+  std::vector<int> colour;                ///< scratch: per body, -1 = static
+  std::vector<int> used;                  ///< scratch: used[c] == i marks a taken colour
+  std::vector<int> fill;                  ///< scratch: counting-sort cursors
+
+  int colour_count() const { return static_cast<int>(colour_begin.size()) - 1; }
+};
+
+/// Colours the bodies over the bond adjacency (bodies.end_begin/end_index,
+/// bond ends' bodies in bond_end_body) and the contact adjacency (ends), and
+/// lists each colour's bonds and contacts.
+void colour_bodies_with_contacts(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
+                                 const ContactArrays& contacts, const ContactEnds& ends,
+                                 ContactColouring& out);
+
+}  // namespace pabd

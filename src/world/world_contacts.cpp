@@ -1,0 +1,77 @@
+// The World's contacts: detection from its arrays (the step's detect stage),
+// the AVBD baseline's refusal of contacts, and the public contact queries.
+#include <chrono>
+#include <string>
+
+#include "bonds/contact_kernels.h"
+#include "world/world_impl.h"
+
+namespace pabd {
+
+void WorldImpl::detect_contacts() {
+  if (!settings.collisions) {
+    contacts.clear();
+    return;
+  }
+  ContactDetectInput in;
+  in.poses.count = body_count();
+  in.poses.shape = shapes.data();
+  in.poses.position = position.data();
+  in.poses.rotation = affine.data();
+  in.poses.velocity = velocity.data();
+  in.poses.angular_velocity = angular_velocity.data();
+  in.poses.is_static = is_static.data();
+  in.mass = mass.data();
+  in.friction = friction.data();
+  in.bond_end_body = end_body.data();
+  in.bond_count = bond_count();
+  in.aabb.margin = settings.contact_margin;
+  in.aabb.dt = settings.dt;
+  in.aabb.acceleration = settings.gravity;
+  in.hard = hard_settings();
+  contacts.detect(in);
+}
+
+double WorldImpl::reject_contacts_for_avbd() {
+  if (!settings.collisions) return 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  detect_contacts();
+  const ContactArrays c = contacts.arrays();
+  for (int k = 0; k < c.count; ++k) {
+    if (contacts.separation(k) > settings.contact_margin) continue;  // speculative only
+    const std::string a = body_names[c.end_body[2 * k]], b = body_names[c.end_body[2 * k + 1]];
+    contacts.clear();
+    throw Error("solver avbd: bodies '" + a + "' and '" + b +
+                "' are in contact, and the AVBD baseline has no contacts (use solver pabd, or "
+                "WorldDef::collisions = false to ignore collisions)");
+  }
+  contacts.clear();  // AVBD does not use them
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int World::contact_count() const { return impl_->contacts.count(); }
+
+ContactInfo World::contact(int index) const {
+  WorldImpl& w = *impl_;
+  if (index < 0 || index >= w.contacts.count())
+    throw Error("contact: index " + std::to_string(index) + " out of range (" +
+                std::to_string(w.contacts.count()) + " contacts)");
+  const ContactArrays c = w.contacts.arrays();
+  const BodyArrays bodies = w.body_arrays();
+  const ContactPoints p = contact_points(bodies, c, index);
+  ContactInfo info;
+  info.body_a = body_at(c.end_body[2 * index]);
+  info.body_b = body_at(c.end_body[2 * index + 1]);
+  info.normal = c.normal[index];
+  info.point_a = p.a_core + p.radius_a * info.normal;
+  info.point_b = p.b_core - p.radius_b * info.normal;
+  info.separation = w.contacts.separation(index);
+  info.gap = contact_gap(p, info.normal);
+  const Vec3 f = c.lambda[index];
+  info.normal_force = dot(f, info.normal);
+  info.friction_force = f - info.normal_force * info.normal;
+  info.sticking = c.sticking[index] != 0;
+  return info;
+}
+
+}  // namespace pabd
