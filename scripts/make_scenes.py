@@ -24,12 +24,23 @@
                    ten 1 m, 1 kg boxes stacked on the ground (contacts).
   mass_ratio_stack.json
                    the paper's Table 2 stack: six 1 m boxes, each 10 times the
-                   mass of the one below (1 kg to 100 t), 30 iterations
-                   (it does not stand yet).
+                   mass of the one below (1 kg to 100 t), 30 iterations,
+                   Jacobi sweeps under-relaxed by 0.5.
   ball_into_stack.json
                    the paper's Table 2 scene: a 10 x 10 x 10 stack of 1 m, 1 kg
                    boxes on the ground, hit by a 100 kg sphere of 1.5 m
-                   diameter launched at 20 m/s (1001 bodies).
+                   diameter launched at 20 m/s (1001 bodies); the boxes come
+                   from the scene format's array generator.
+  pile_20.json, pile_30.json, pile_50.json
+                   the paper's Fig. 16 pile at N^3 boxes (1 m, 1 kg, 1 mm
+                   apart) hit by a ball (15% of the pile's side, 10% of its
+                   mass, 20 m/s); pile_50 has 125,001 moving bodies. Timing
+                   scenes: 120, 120 and 60 steps.
+  windmill_piles.json
+                   the paper's Fig. 4: the windmill (lowered, longer blades)
+                   sweeping two piles of 255 boxes; 515 moving bodies.
+  gears.json       two pin gears (compounds with capsule teeth) on hinges,
+                   12 teeth driven at 1 rad/s, 18 teeth free (Fig. 2 bottom).
 
 Usage: make_scenes.py [NAME.json ...]  (default: every scene)
 """
@@ -156,7 +167,7 @@ def linkage():
             "bodies": bodies, "joints": joints}
 
 
-def windmill(height=6.0, hub=0.6, blade=2.5, speed=1.0):
+def windmill(height=6.0, hub=0.6, blade=2.5, speed=1.0, max_torque=5000):
     # The hub turns about Z in front of the post's top; blade i points at
     # 90 i degrees and is welded to the hub at the hub's rim.
     front = 0.45  # hub centre in front of the post (post 0.4 m, hub 0.4 m deep, 5 cm gap)
@@ -170,7 +181,7 @@ def windmill(height=6.0, hub=0.6, blade=2.5, speed=1.0):
     ]
     joints = [
         {"type": "hinge", "body_a": "post", "body_b": "hub", "anchor": centre, "axis": [0, 0, 1],
-         "drive": {"mode": "velocity", "target": speed, "max_force": 5000}},
+         "drive": {"mode": "velocity", "target": speed, "max_force": max_torque}},
     ]
     for i in range(4):
         angle = i * math.pi / 2
@@ -212,33 +223,149 @@ def mass_ratio_stack():
     masses = [10.0 ** i for i in range(6)]
     return {"description": "The paper's Table 2 stack: six 1 m boxes on the ground, each 10 "
                            "times the mass of the one below (1 kg at the bottom, 100 t on top), "
-                           "30 iterations. It does not stand yet: the light bottom boxes are "
-                           "crushed out of the stack (docs/collision.md, Limits).",
-            "settings": {"dt": DT, "iterations": 30, "gravity": [0, -9.81, 0], "steps": 600},
+                           "30 iterations, Jacobi sweeps under-relaxed by 0.5 (plain Jacobi sweeps "
+                           "diverge at this ratio; docs/collision.md).",
+            "settings": {"dt": DT, "iterations": 30, "gravity": [0, -9.81, 0], "steps": 600,
+                         "relaxation": 0.5},
             "bodies": [ground()] + box_column(masses)}
+
+
+def box_array(name, count, spacing, origin, size, mass):
+    # One "arrays" entry (docs/scene-format.md, "Arrays of bodies"): boxes
+    # named NAME_i_j_k, body (i, j, k) at origin + (i, j, k) * spacing.
+    return {"name": name, "count": list(count), "spacing": [round(d, 12) for d in spacing],
+            "origin": [round(c, 12) + 0.0 for c in origin],
+            "shape": {"type": "box", "size": [size] * 3}, "mass": mass}
 
 
 def ball_into_stack(n=10, size=1.0, gap=0.02, radius=0.75, speed=20.0):
     # An n x n x n block of boxes: layers rest on each other, neighbours in a
     # layer stand `gap` apart (no side contacts at rest). The ball flies along
-    # +X at the block's mid height.
-    bodies = [ground()]
+    # +X at the block's mid height. Boxes are named box_x_y_z.
     pitch = size + gap
-    for y in range(n):
-        for z in range(n):
-            for x in range(n):
-                bodies.append({"name": f"box_{x}_{y}_{z}", "shape": {"type": "box", "size": [size] * 3},
-                               "position": [round(pitch * x, 12), size / 2 + size * y,
-                                            round(pitch * (z - (n - 1) / 2), 12)],
-                               "mass": 1})
-    bodies.append({"name": "ball", "shape": {"type": "sphere", "radius": radius},
-                   "position": [-6.0, n * size / 2, 0], "velocity": [speed, 0, 0], "mass": 100})
-    assert len(bodies) == n ** 3 + 2
+    bodies = [ground(),
+              {"name": "ball", "shape": {"type": "sphere", "radius": radius},
+               "position": [-6.0, n * size / 2, 0], "velocity": [speed, 0, 0], "mass": 100}]
+    arrays = [box_array("box", (n, n, n), (pitch, size, pitch),
+                        (0.0, size / 2, -pitch * (n - 1) / 2), size, 1)]
     return {"description": "The paper's Table 2 scene: a 10 x 10 x 10 stack of 1 m, 1 kg boxes on "
                            "the ground (2 cm apart in each layer), hit by a 100 kg ball of 1.5 m "
-                           "diameter at 20 m/s; 1001 bodies, 20 iterations.",
+                           "diameter at 20 m/s; 1001 bodies, 20 iterations. The boxes come from "
+                           "the array generator, after the ground and the ball.",
             "settings": {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": 300},
-            "bodies": bodies}
+            "bodies": bodies, "arrays": arrays}
+
+
+def pile(n, steps, size=1.0, gap=0.001, speed=20.0):
+    # The paper's Fig. 16 pile scaled to n^3 boxes (1 m, 1 kg) standing `gap`
+    # apart in all three directions, the bottom layer gap/2 above the ground,
+    # so nothing starts in contact. The ball keeps ball_into_stack's
+    # proportions: diameter 15% of the pile's side, mass 10% of the pile's,
+    # aimed at mid height along +X, starting 2 m before the pile's face.
+    pitch = size + gap
+    radius = 0.075 * n * size
+    mass = 0.1 * n ** 3
+    bodies = [ground(),
+              {"name": "ball", "shape": {"type": "sphere", "radius": radius},
+               "position": [-(size / 2 + 2.0 + radius), pitch * n / 2, 0],
+               "velocity": [speed, 0, 0], "mass": mass}]
+    arrays = [box_array("box", (n, n, n), (pitch, pitch, pitch),
+                        (0.0, size / 2 + gap / 2, -pitch * (n - 1) / 2), size, 1)]
+    return {"description": f"The paper's Fig. 16 pile at {n} x {n} x {n}: {n ** 3} boxes (1 m, "
+                           f"1 kg, 1 mm apart) on the ground, hit at mid height by a ball of "
+                           f"{mass:g} kg and {2 * radius:g} m diameter at {speed:g} m/s; "
+                           f"{n ** 3 + 1} moving bodies, 20 iterations, {steps} steps (a timing "
+                           "scene).",
+            "settings": {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": steps},
+            "bodies": bodies, "arrays": arrays}
+
+
+def windmill_piles(size=0.4, gap=0.001, box_mass=1.0, base=(5, 5, 9), top=(3, 2, 5),
+                   max_torque=5000, inner=0.5, height=4.0, blade=2.8):
+    # The windmill, lowered and with longer blades (tips 3.1 m from the hub at
+    # 4 m, so 0.9 m above the ground), sweeping two piles that stand left and
+    # right of the post (their inner faces `inner` from the post's axis) across
+    # the blades' plane (z = 0.45, the middle of the 9 columns along z). A pile
+    # is a 5 x 5 x 9 block of 0.4 m boxes with a 3 x 2 x 5 block on top (255
+    # boxes); 2 x 255 boxes + hub + 4 blades = the paper's 515 moving bodies.
+    # The motor is the windmill's (at most 5000 N m). Tips that come lower
+    # squeeze bottom boxes into the ground (docs/collision.md, Limits).
+    scene = windmill(height=height, blade=blade, max_torque=max_torque)
+    front = 0.45  # the blades' plane (windmill's hub centre z)
+    pitch = size + gap
+    arrays = []
+    for side, sign in (("left", -1), ("right", 1)):
+        first = inner + size / 2  # innermost column's centre; its face at |x| = inner
+        x0 = first if sign > 0 else -first - pitch * (base[0] - 1)
+        y0 = size / 2 + gap / 2
+        arrays.append(box_array(f"{side}_base", base, (pitch,) * 3,
+                                (x0, y0, front - pitch * (base[2] - 1) / 2), size, box_mass))
+        arrays.append(box_array(f"{side}_top", top, (pitch,) * 3,
+                                (x0 + pitch * (base[0] - top[0]) / 2, y0 + pitch * base[1],
+                                 front - pitch * (top[2] - 1) / 2), size, box_mass))
+    boxes = sum(a["count"][0] * a["count"][1] * a["count"][2] for a in arrays)
+    moving = sum(1 for b in scene["bodies"] if not b.get("static")) + boxes
+    assert boxes == 510 and moving == 515
+    scene["description"] = (
+        "The paper's Fig. 4: a windmill (static post, a 20 kg hub 4 m up on a hinge driven at "
+        f"1 rad/s, at most {max_torque:g} N m, four 2.8 m, 10 kg blades welded to it) sweeping "
+        "two piles of "
+        "255 boxes (0.4 m, 1 kg) that stand across the blades' plane left and right of the "
+        "post; 515 moving bodies, 40 iterations.")
+    scene["arrays"] = arrays
+    return scene
+
+
+def gear(name, teeth, module, centre, phase, mass, friction):
+    # A pin gear: a prism core (a 2N-gon of radius r - 1.25 m, as thick as a
+    # tooth) and N capsule teeth pointing outward from r - 1.25 m to r + m, r
+    # the pitch radius N m / 2 (m = module). Tooth i points at phase + 2 pi i / N
+    # in the XY plane; a tooth's diameter is 45% of the circular pitch pi m.
+    r = teeth * module / 2
+    root = r - 1.25 * module
+    rho = 0.45 * math.pi * module / 2
+    half = (2.25 * module) / 2 - rho  # capsule core half length: tip to root is 2.25 m
+    mid = root + (2.25 * module) / 2
+    rnd = lambda v: round(v, 12) + 0.0
+    core = []
+    for i in range(2 * teeth):
+        a = phase + math.pi * i / teeth
+        for z in (-rho, rho):
+            core.append([rnd(root * math.cos(a)), rnd(root * math.sin(a)), rnd(z)])
+    children = [{"shape": {"type": "convex_hull", "points": core}}]
+    for i in range(teeth):
+        a = phase + 2 * math.pi * i / teeth
+        turn = (a - math.pi / 2) / 2  # local Y (the capsule's axis) onto the tooth's direction
+        children.append({"shape": {"type": "capsule", "radius": rnd(rho), "half_height": rnd(half)},
+                         "position": [rnd(mid * math.cos(a)), rnd(mid * math.sin(a)), 0.0],
+                         "orientation": [rnd(math.cos(turn)), 0.0, 0.0, rnd(math.sin(turn))]})
+    return {"name": name, "shape": {"type": "compound", "children": children},
+            "position": centre, "mass": mass, "friction": friction}
+
+
+def gears(driven=12, free=18, module=0.1, speed=1.0, height=2.0):
+    # Two pin gears in the XY plane on hinges to the world about Z, centres
+    # (driven + free) m / 2 apart. The driven one turns at `speed` (velocity
+    # drive); the free one's teeth sit half a pitch off the line of centres so
+    # that the driven tooth on that line lies in a gap. The free gear turns at
+    # -(driven / free) speed.
+    d = (driven + free) * module / 2
+    a_centre, b_centre = [0.0, height, 0.0], [round(d, 12), height, 0.0]
+    bodies = [gear("driven", driven, module, a_centre, 0.0, 10.0, 0.2),
+              gear("free", free, module, b_centre, math.pi + math.pi / free, 20.0, 0.2)]
+    z = [0, 0, 1]
+    joints = [
+        {"type": "hinge", "body_a": "world", "body_b": "driven", "anchor": a_centre, "axis": z,
+         "drive": {"mode": "velocity", "target": speed, "max_force": 200}},
+        {"type": "hinge", "body_a": "world", "body_b": "free", "anchor": b_centre, "axis": z},
+    ]
+    return {"description": f"Two meshing gears in the spirit of the paper's Fig. 2 (bottom): "
+                           f"compound bodies with {driven} and {free} capsule teeth (module "
+                           f"{module} m) on hinges to the world; the {driven}-tooth gear is "
+                           f"driven at {speed:g} rad/s (at most 200 N m), the other is free and "
+                           f"should turn at -{driven}/{free} of that.",
+            "settings": {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": 600},
+            "bodies": bodies, "joints": joints}
 
 
 GENERATORS = {
@@ -251,6 +378,11 @@ GENERATORS = {
     "box_stack_10.json": box_stack_10,
     "mass_ratio_stack.json": mass_ratio_stack,
     "ball_into_stack.json": ball_into_stack,
+    "pile_20.json": lambda: pile(20, 120),
+    "pile_30.json": lambda: pile(30, 120),
+    "pile_50.json": lambda: pile(50, 60),
+    "windmill_piles.json": windmill_piles,
+    "gears.json": gears,
 }
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 
 #include "pabd/world.h"
 
@@ -39,10 +40,12 @@ struct SpinResult {
   double angle;  // total turned angle, unwrapped [rad]
 };
 
-SpinResult spin(PredictionMode mode, Vec3 axis, double rate, int steps) {
+SpinResult spin(PredictionMode mode, Vec3 axis, double rate, int steps,
+                double max_rotation = default_world_def().max_rotation_per_step) {
   WorldDef wd = default_world_def();
   wd.gravity = {0, 0, 0};
   wd.prediction = mode;
+  wd.max_rotation_per_step = max_rotation;
   World world(wd);
   BodyDef b = default_body_def();
   b.shape = box_shape({0.4, 1.0, 2.0});  // three distinct principal moments
@@ -84,6 +87,33 @@ TEST(FreeMotion, PapersFirstOrderRecoveryLosesSpin) {
               100 * (1 - r.omega / 2.0));
   EXPECT_LT(r.omega, 0.99 * 2.0);
   EXPECT_GT(r.omega, 0.95 * 2.0);
+}
+
+// The rotation cap (WorldDef::max_rotation_per_step, default pi/4 per step):
+// a body may not turn more than that in one step, so a free spin faster than
+// pi/4 / h = 47.1 rad/s at 60 Hz is slowed to it, and nothing slower is touched.
+TEST(FreeMotion, RotationPerStepIsCapped) {
+  const double h = default_world_def().dt, cap = std::numbers::pi / 4;
+  const SpinResult slow = spin(PredictionMode::Exact, {0, 0, 1}, 40.0, 60);
+  const SpinResult fast = spin(PredictionMode::Exact, {0, 0, 1}, 100.0, 60);
+  const SpinResult uncapped = spin(PredictionMode::Exact, {0, 0, 1}, 100.0, 60, std::numbers::pi);
+  std::printf("spin 40 rad/s: %.12f; 100 rad/s capped: %.12f (pi/4 / h = %.12f), uncapped %.12f\n",
+              slow.omega, fast.omega, cap / h, uncapped.omega);
+  // Below the cap the exact maps keep the spin to rounding (1e-9 relative over 60 steps).
+  EXPECT_NEAR(slow.omega, 40.0, 40.0 * 1e-9);
+  // Above it each step turns exactly the cap, and the velocity follows from that turn.
+  EXPECT_NEAR(fast.omega, cap / h, cap / h * 1e-9);
+  EXPECT_NEAR(fast.angle, 60 * cap, 60 * cap * 1e-9);
+  // pi (no cap) keeps 100 rad/s (1.67 rad per step).
+  EXPECT_NEAR(uncapped.omega, 100.0, 100.0 * 1e-9);
+}
+
+TEST(FreeMotion, RotationCapMustBeInZeroToPi) {
+  for (double bad : {0.0, -1.0, 3.2, std::nan("")}) {
+    WorldDef wd = default_world_def();
+    wd.max_rotation_per_step = bad;
+    EXPECT_THROW(World{wd}, Error) << bad;
+  }
 }
 
 }  // namespace

@@ -186,7 +186,12 @@ struct WorldDef {
   IterationOrder iteration_order = IterationOrder::Jacobi;  ///< PABD: Jacobi or colored sweeps
   Real chebyshev_rho =
       0;  ///< PABD: Chebyshev acceleration's spectral radius estimate in [0, 1); 0 = off
-  Real relaxation = 1;                 ///< PABD: iterate relaxation gamma in (0, 2); 1 = none
+  Real relaxation = 1;  ///< PABD: iterate relaxation gamma in (0, 2); 1 = none
+  /// Largest turn of a body in one step [rad], in (0, pi]; pi = no cap. A
+  /// step's rotation comes from a projection onto the rotations, which jumps
+  /// when a body is squeezed hard; capped, a body cannot flip (and spin past
+  /// its contacts) in one step. pi/4 is Box2D's cap (47 rad/s at 60 Hz).
+  Real max_rotation_per_step = Real(0.25) * Real(3.141592653589793);
   bool augmented_lagrangian = true;    ///< false: hard joints are plain penalties of kappa_start
   Real hard_stiffness_start = 1e4;     ///< AL: start penalty kappa_start [N/m]
   Real hard_stiffness_growth = 1e4;    ///< AL: beta, kappa += beta |C| per iteration [N/m^2]

@@ -115,7 +115,7 @@ StepResult WorldImpl::step_avbd() {
   const BondArrays bonds = bond_arrays();
   const HardBondSettings hard = hard_settings();
   const StepConstants k{settings.dt, settings.gravity, settings.prediction == PredictionMode::Exact,
-                        settings.local_step == LocalStep::Rigid};
+                        settings.local_step == LocalStep::Rigid, settings.max_rotation_per_step};
   const Real h = settings.dt;
   const ParallelFor& pf = settings.parallel_for;
   const int nb = bodies.count, nc = bonds.count;

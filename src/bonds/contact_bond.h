@@ -92,6 +92,20 @@ PABD_HD Vec3 contact_violation(const ContactPoints& p, Vec3 n) {
   return (-contact_solve_gap(p, n)) * n - slip;
 }
 
+/// A contact's penalties [N/m]: along the normal, raised to the load it
+/// carries (collision/contact_load.h), and across it (friction), the pair's
+/// m_eff / (h^2 p).
+struct ContactPenalty {
+  Real normal = 0;
+  Real tangent = 0;
+};
+
+/// The penalty force of a violation c: kappa_n (c . n) n + kappa_t P c.
+PABD_HD Vec3 contact_penalty_force(const ContactPenalty& pen, Vec3 c, Vec3 n) {
+  const Vec3 cn = dot(c, n) * n;
+  return pen.normal * cn + pen.tangent * (c - cn);
+}
+
 /// Weights and pulls of one contact's four slots (A core, A surface, B core, B surface).
 struct ContactSlotWeights {
   Real weight[4] = {0, 0, 0, 0};
@@ -117,10 +131,13 @@ PABD_HD void contact_end_pull(ContactSlotWeights& out, int first, Vec3 core, Vec
 
 /// Weights and pulls of a contact at the iterate: targets that apply the
 /// cone-projected force kappa C + lambda, or nothing when it would pull.
-PABD_HD ContactSlotWeights contact_weights(const ContactPoints& p, Vec3 n, Real mu, Real kappa,
-                                           Vec3 lambda, Real share_a, Real share_b, Real h2) {
+PABD_HD ContactSlotWeights contact_weights(const ContactPoints& p, Vec3 n, Real mu,
+                                           const ContactPenalty& pen, Vec3 lambda, Real share_a,
+                                           Real share_b, Real h2) {
   ContactSlotWeights out;
-  const ConeForce f = friction_cone_projection(kappa * contact_violation(p, n) + lambda, n, mu);
+  const ConeForce f = friction_cone_projection(
+      contact_penalty_force(pen, contact_violation(p, n), n) + lambda, n, mu);
+  const Real kappa = pen.normal;
   if (!f.pushing) return out;
   const Vec3 c = (Real(1) / kappa) * f.force;
   if (share_a > 0)
@@ -137,9 +154,10 @@ inline constexpr Real kContactStabilization = Real(0.95);
 
 /// Augmented-Lagrangian update after an iteration (see the top of this file).
 /// `sticking` records whether static friction held.
-PABD_HD void contact_dual_update(const ContactPoints& p, Vec3 n, Real mu, Real kappa, Vec3& lambda,
-                                 std::uint8_t& sticking) {
-  const ConeForce f = friction_cone_projection(lambda + kappa * contact_violation(p, n), n, mu);
+PABD_HD void contact_dual_update(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
+                                 Vec3& lambda, std::uint8_t& sticking) {
+  const ConeForce f = friction_cone_projection(
+      lambda + contact_penalty_force(pen, contact_violation(p, n), n), n, mu);
   lambda = f.force;
   sticking = f.sticking ? 1 : 0;
 }
@@ -156,15 +174,16 @@ PABD_HD Vec3 contact_warm_start(Vec3 previous_lambda, Vec3 n, Real mu, const Har
 /// it pushes, else its minimum -lambda_n^2 / (2 kappa); while sticking, the
 /// tangential kappa/2 |C_t|^2 + lambda_t . C_t. Kinetic friction dissipates
 /// and has no potential: it adds nothing.
-PABD_HD Real contact_energy(const ContactPoints& p, Vec3 n, Real mu, Real kappa, Vec3 lambda) {
+PABD_HD Real contact_energy(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
+                            Vec3 lambda) {
   const Vec3 c = contact_violation(p, n);
-  const ConeForce f = friction_cone_projection(kappa * c + lambda, n, mu);
+  const ConeForce f = friction_cone_projection(contact_penalty_force(pen, c, n) + lambda, n, mu);
   const Real cn = dot(c, n), ln = dot(lambda, n);
-  if (!f.pushing) return -ln * ln / (Real(2) * kappa);
-  Real e = Real(0.5) * kappa * cn * cn + ln * cn;
+  if (!f.pushing) return -ln * ln / (Real(2) * pen.normal);
+  Real e = Real(0.5) * pen.normal * cn * cn + ln * cn;
   if (f.sticking) {
     const Vec3 ct = c - cn * n, lt = lambda - ln * n;
-    e += Real(0.5) * kappa * dot(ct, ct) + dot(lt, ct);
+    e += Real(0.5) * pen.tangent * dot(ct, ct) + dot(lt, ct);
   }
   return e;
 }

@@ -27,6 +27,11 @@ PABD_HD ContactPoints contact_points(const BodyArrays& bodies, const ContactArra
   return p;
 }
 
+/// Contact k's normal and tangential penalties.
+PABD_HD ContactPenalty contact_penalty(const ContactArrays& c, int k) {
+  return {c.normal_penalty[k], c.penalty[k]};
+}
+
 /// Evaluates contact k at the current iterate and stores its slots' weights and pulls.
 PABD_HD void contact_weights_kernel(const BodyArrays& bodies, const ContactArrays& c, int k,
                                     const HardBondSettings& hard, Real h2) {
@@ -34,8 +39,8 @@ PABD_HD void contact_weights_kernel(const BodyArrays& bodies, const ContactArray
       hard_bond_shares(inverse_mass(bodies, c.end_body[2 * k]),
                        inverse_mass(bodies, c.end_body[2 * k + 1]), hard.full_split);
   const ContactSlotWeights out =
-      contact_weights(contact_points(bodies, c, k), c.normal[k], c.friction[k], c.penalty[k],
-                      c.lambda[k], sh.a, sh.b, h2);
+      contact_weights(contact_points(bodies, c, k), c.normal[k], c.friction[k],
+                      contact_penalty(c, k), c.lambda[k], sh.a, sh.b, h2);
   for (int j = 0; j < kContactSlots; ++j) {
     c.slot_weight[kContactSlots * k + j] = out.weight[j];
     c.slot_pull[kContactSlots * k + j] = out.pull[j];
@@ -44,14 +49,14 @@ PABD_HD void contact_weights_kernel(const BodyArrays& bodies, const ContactArray
 
 /// After an iteration: the augmented-Lagrangian update of contact k.
 PABD_HD void contact_dual_kernel(const BodyArrays& bodies, const ContactArrays& c, int k) {
-  contact_dual_update(contact_points(bodies, c, k), c.normal[k], c.friction[k], c.penalty[k],
-                      c.lambda[k], c.sticking[k]);
+  contact_dual_update(contact_points(bodies, c, k), c.normal[k], c.friction[k],
+                      contact_penalty(c, k), c.lambda[k], c.sticking[k]);
 }
 
 /// Energy of contact k at the current iterate [J] (contact_energy).
 PABD_HD Real contact_energy_kernel(const BodyArrays& bodies, const ContactArrays& c, int k) {
-  return contact_energy(contact_points(bodies, c, k), c.normal[k], c.friction[k], c.penalty[k],
-                        c.lambda[k]);
+  return contact_energy(contact_points(bodies, c, k), c.normal[k], c.friction[k],
+                        contact_penalty(c, k), c.lambda[k]);
 }
 
 }  // namespace pabd

@@ -43,8 +43,11 @@ struct ContactArrays {
   const Vec3* normal = nullptr;      ///< per contact: unit world normal from A to B
   const Real* friction = nullptr;    ///< per contact: Coulomb coefficient mu of the pair
   /// Per contact: the penalty kappa = m_eff / (h^2 p), p the points of its
-  /// manifold (contact_bond.h) [N/m].
+  /// body pair (contact_bond.h); friction's [N/m].
   const Real* penalty = nullptr;
+  /// Per contact: the normal's penalty, kappa raised to the mass the contact
+  /// carries (collision/contact_load.h) [N/m].
+  const Real* normal_penalty = nullptr;
   /// Per contact: alpha min(g_0, 0) for its gap g_0 at the start of the step,
   /// the part of an old penetration the step keeps (contact_bond.h) [m].
   const Real* gap_offset = nullptr;

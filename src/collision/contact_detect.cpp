@@ -9,11 +9,19 @@
 
 #include "collision/block_loops.h"
 #include "collision/contact_detect_kernels.h"
+#include "collision/contact_load.h"
 #include "solver/parallel.h"
 
 namespace pabd {
 
 namespace {
+
+/// Jacobi rounds of the supported-mass propagation (contact_load.h) per step,
+/// warm-started: a change in a stack travels this many bodies down per step.
+constexpr int kLoadRoundsPerStep = 8;
+/// Rounds on the first step (cold start): stacks and piles up to this depth
+/// get their full penalty at once.
+constexpr int kLoadRoundsFirstStep = 64;
 
 /// Grows v to at least n elements (a quarter of headroom), never shrinks it;
 /// returns its data.
@@ -39,6 +47,7 @@ void ContactDetector::set_threading(int threads, ParallelFor custom) {
 }
 
 void ContactDetector::clear() {
+  supported_mass_.clear();
   cur_.count = cur_.pairs = cur_.body_pairs = 0;
   prev_.count = prev_.pairs = prev_.body_pairs = 0;
   end_begin_.clear();
@@ -47,10 +56,15 @@ void ContactDetector::clear() {
 void ContactDetector::update_joined_pairs(const ContactDetectInput& in) {
   const int ends = 2 * in.bond_count;
   if (joined_valid_ && static_cast<int>(joined_from_.size()) == ends &&
+      static_cast<int>(jointed_.size()) == in.poses.count &&
       std::equal(joined_from_.begin(), joined_from_.end(), in.bond_end_body))
     return;
   joined_from_.assign(in.bond_end_body, in.bond_end_body + ends);
   joined_.clear();
+  jointed_.assign(static_cast<std::size_t>(in.poses.count), 0);
+  for (int e = 0; e < ends; ++e)
+    if (in.bond_end_body[e] >= 0 && in.bond_end_body[e] < in.poses.count)
+      jointed_[in.bond_end_body[e]] = 1;
   for (int i = 0; i < in.bond_count; ++i) {
     const int a = in.bond_end_body[2 * i], b = in.bond_end_body[2 * i + 1];
     if (a < 0 || b < 0 || a == b) continue;
@@ -94,18 +108,30 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   Real* reach = at_least(reach_, nb);
   for_each_index(threading_, nb, [&](int i) { reach[i] = contact_reach(in.poses, i, in.aabb); });
 
+  // Room for each candidate's manifolds: a prefix sum of their capacities.
+  int* manifold_begin = at_least(manifold_begin_, np + 1);
+  for_each_index(threading_, np, [&](int i) {
+    manifold_begin[i] = candidate_manifold_capacity(in.poses, cand, i);
+  });
+  long long* block_sums = at_least(block_sums_, loop_block_count(np) + 1);
+  const long long room =
+      block_exclusive_scan(threading_, manifold_begin, manifold_begin, np, block_sums);
+  if (room > INT_MAX / 2) throw Error("contacts: more than 2^30 manifolds in one step");
+  manifold_begin[np] = static_cast<int>(room);
+
   // Narrowphase per candidate; its point count goes to begin[i], its key to key[i].
-  ContactManifold* manifolds = at_least(manifolds_, np);
+  ContactManifold* manifolds = at_least(manifolds_, room);
+  int* manifold_count = at_least(manifold_count_, np);
   int* begin = at_least(cur_.begin, np + 1);
   std::uint64_t* key = at_least(cur_.key, np);
   const Real margin = in.aabb.margin;
   for_each_index(threading_, np, [&](int i) {
-    contact_manifold_kernel(in.poses, reach, cand, margin, manifolds, begin, i);
+    contact_manifold_kernel(in.poses, reach, cand, margin, manifold_begin, manifolds,
+                            manifold_count, begin, i);
     key[i] = candidate_key(cand, i);
   });
 
   // Offsets: a deterministic exclusive prefix sum of the counts.
-  long long* block_sums = at_least(block_sums_, loop_block_count(np) + 1);
   const long long total = block_exclusive_scan(threading_, begin, begin, np, block_sums);
   if (total > INT_MAX / 2) throw Error("contacts: more than 2^30 contacts in one step");
   begin[np] = static_cast<int>(total);
@@ -124,6 +150,7 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   out.separation = at_least(cur_.separation, nc);
   out.feature = at_least(cur_.feature, nc);
   out.penalty = at_least(cur_.penalty, nc);
+  out.normal_penalty = at_least(cur_.normal_penalty, nc);
   out.lambda = at_least(cur_.lambda, nc);
   out.sticking = at_least(cur_.sticking, nc);
   at_least(cur_.slot_weight, 1LL * kContactSlots * nc);
@@ -140,10 +167,12 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   const ContactBodyModel model{in.mass, in.friction};
   const Real h2 = in.aabb.dt * in.aabb.dt;
   for_each_index(threading_, np, [&](int i) {
-    contact_write_kernel(in.poses, model, cand, manifolds, begin, prev, in.hard, h2, out, i);
+    contact_write_kernel(in.poses, model, cand, manifolds, manifold_begin, manifold_count, begin,
+                         prev, in.hard, h2, out, i);
   });
 
   build_adjacency(in);
+  raise_penalties_by_load(in);
 }
 
 void ContactDetector::build_adjacency(const ContactDetectInput& in) {
@@ -168,6 +197,50 @@ void ContactDetector::build_adjacency(const ContactDetectInput& in) {
     if (used(s)) index[fill_[end_body[s / 2]]++] = s;
 }
 
+void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
+  const int nb = in.poses.count, nc = cur_.count;
+  const Real g = length(in.aabb.acceleration);
+  if (nc == 0 || !(g > 0) || in.aabb.dt <= 0) return;
+  ContactLoadView v;
+  v.end_body = cur_.end_body.data();
+  v.normal = cur_.normal.data();
+  v.begin = end_begin_.data();
+  v.index = end_index_.data();
+  v.mass = in.mass;
+  v.is_static = in.poses.is_static;
+  v.jointed = jointed_.data();
+  v.up = (Real(-1) / g) * in.aabb.acceleration;
+
+  // The cap: all dynamic mass (a serial sum, the same for any thread count).
+  Real total = 0;
+  for (int i = 0; i < nb; ++i)
+    if (!(v.is_static && v.is_static[i])) total += in.mass[i];
+
+  // Warm start from the previous step's masses; a new or resized world
+  // starts from each body's own mass and takes more rounds.
+  int rounds = kLoadRoundsPerStep;
+  if (static_cast<int>(supported_mass_.size()) != nb) {
+    supported_mass_.assign(in.mass, in.mass + nb);
+    rounds = kLoadRoundsFirstStep;
+  }
+  support_weight_.resize(static_cast<std::size_t>(nb));
+  supported_scratch_.resize(static_cast<std::size_t>(nb));
+  Real* weight = support_weight_.data();
+  for_each_index(threading_, nb, [&](int i) { support_weight_kernel(v, weight, i); });
+  for (int r = 0; r < rounds; ++r) {
+    const Real* previous = supported_mass_.data();
+    Real* next = supported_scratch_.data();
+    for_each_index(threading_, nb,
+                   [&](int i) { supported_mass_kernel(v, weight, previous, total, next, i); });
+    supported_mass_.swap(supported_scratch_);
+  }
+  const Real* supported = supported_mass_.data();
+  Real* penalty = cur_.normal_penalty.data();
+  const Real h2 = in.aabb.dt * in.aabb.dt;
+  for_each_index(threading_, nc,
+                 [&](int k) { load_penalty_kernel(v, weight, supported, h2, penalty, k); });
+}
+
 ContactArrays ContactDetector::arrays() {
   ContactArrays c;
   c.count = cur_.count;
@@ -178,6 +251,7 @@ ContactArrays ContactDetector::arrays() {
   c.friction = cur_.friction.data();
   c.gap_offset = cur_.gap_offset.data();
   c.penalty = cur_.penalty.data();
+  c.normal_penalty = cur_.normal_penalty.data();
   c.lambda = cur_.lambda.data();
   c.sticking = cur_.sticking.data();
   c.slot_weight = cur_.slot_weight.data();

@@ -98,6 +98,7 @@ class ContactDetector {
     std::vector<Real> separation;
     std::vector<std::uint32_t> feature;
     std::vector<Real> penalty;
+    std::vector<Real> normal_penalty;
     std::vector<Vec3> lambda;
     std::vector<std::uint8_t> sticking;
     std::vector<Real> slot_weight;  ///< per slot
@@ -106,21 +107,30 @@ class ContactDetector {
 
   void update_joined_pairs(const ContactDetectInput& input);
   void build_adjacency(const ContactDetectInput& input);
+  void raise_penalties_by_load(const ContactDetectInput& input);
 
   Threading threading_;
   Broadphase broadphase_;
   Buffer cur_, prev_;
   std::vector<Real> reach_;
+  std::vector<int> manifold_begin_;  ///< per candidate + 1: first manifold
+  std::vector<int> manifold_count_;  ///< per candidate
   std::vector<ContactManifold> manifolds_;
   std::vector<long long> block_sums_;
   // Pairs joined by a bond, and the bond ends they were found from.
   std::vector<std::uint64_t> joined_;
   std::vector<int> joined_from_;
+  std::vector<std::uint8_t> jointed_;  ///< per body: 1 = the end of some bond
   bool joined_valid_ = false;
   // Body-to-contact-slot adjacency (CSR) and its fill cursors.
   std::vector<int> end_begin_;
   std::vector<int> end_index_;
   std::vector<int> fill_;
+  // Load-aware penalties (contact_load.h): per body, the sum of its supports'
+  // verticality and the mass it carries (kept across steps as a warm start).
+  std::vector<Real> support_weight_;
+  std::vector<Real> supported_mass_;
+  std::vector<Real> supported_scratch_;
 };
 
 }  // namespace pabd

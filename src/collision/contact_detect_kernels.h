@@ -4,7 +4,9 @@
 //
 //   reach      per body: how far any of its points can move during the step
 //   manifold   per pair: the narrowphase (narrowphase_dispatch.h) with the
-//              margin widened by both bodies' reach (speculative contacts)
+//              margin widened by both bodies' reach (speculative contacts);
+//              compounds, height fields and meshes give one manifold per
+//              touching pair of parts and normal
 //   write      per pair: its points into the compacted contact arrays at its
 //              prefix-sum offset, matched to the previous step's contacts by
 //              (pair, feature id) for the warm start and friction anchors
@@ -92,24 +94,40 @@ PABD_HD Real contact_reach(const ShapePoseView& v, int i, const AabbSettings& k)
   return move + turn;
 }
 
+/// Room for manifolds that candidate i needs: one for two convex shapes, up
+/// to kMaxPairManifolds when either is a compound, height field or mesh
+/// (one per touching pair of parts and normal, narrowphase_composite.h).
+PABD_HD int candidate_manifold_capacity(const ShapePoseView& v, const ContactCandidates& c, int i) {
+  int a = 0, b = 0;
+  candidate_bodies(c, i, a, b);
+  return is_composite_shape(v.shape[a].type) || is_composite_shape(v.shape[b].type)
+             ? kMaxPairManifolds
+             : 1;
+}
+
 /// Narrowphase of candidate i at the start-of-step poses, keeping every point
 /// whose separation is at most margin + reach_A + reach_B: any pair of points
 /// that the step's motion could bring together. Pairs joined by a bond get no
-/// points. Writes manifolds[i] and counts[i].
+/// points. Writes up to capacity manifolds from manifolds[manifold_begin[i]],
+/// their number to manifold_count[i] and their points' total to counts[i].
 PABD_HD void contact_manifold_kernel(const ShapePoseView& v, const Real* reach,
                                      const ContactCandidates& c, Real margin,
-                                     ContactManifold* manifolds, int* counts, int i) {
+                                     const int* manifold_begin, ContactManifold* manifolds,
+                                     int* manifold_count, int* counts, int i) {
+  manifold_count[i] = 0;
+  counts[i] = 0;
   int a = 0, b = 0;
   candidate_bodies(c, i, a, b);
   const std::uint64_t joint_key = a < b ? contact_pair_key(a, b) : contact_pair_key(b, a);
-  if (c.joined_count > 0 && find_pair_key(c.joined, 0, c.joined_count, joint_key) >= 0) {
-    manifolds[i].count = 0;
-    counts[i] = 0;
-    return;
-  }
+  if (c.joined_count > 0 && find_pair_key(c.joined, 0, c.joined_count, joint_key) >= 0) return;
   const ShapePose pa{v.position[a], v.rotation[a]}, pb{v.position[b], v.rotation[b]};
-  manifolds[i] = collide_shapes(v.shape[a], pa, v.shape[b], pb, margin + reach[a] + reach[b]);
-  counts[i] = manifolds[i].count;
+  ContactManifold* own = manifolds + manifold_begin[i];
+  const int n = collide_shape_pairs(v.shape[a], pa, v.shape[b], pb, margin + reach[a] + reach[b],
+                                    own, manifold_begin[i + 1] - manifold_begin[i]);
+  int points = 0;
+  for (int k = 0; k < n; ++k) points += own[k].count;
+  manifold_count[i] = n;
+  counts[i] = points;
 }
 
 /// The previous step's contacts, as the matching reads them. Pair p (in the
@@ -144,6 +162,7 @@ struct ContactOutput {
   Vec3* normal = nullptr;            ///< per contact
   Real* friction = nullptr;          ///< per contact
   Real* penalty = nullptr;           ///< per contact
+  Real* normal_penalty = nullptr;    ///< per contact
   Real* gap_offset = nullptr;        ///< per contact
   Real* separation = nullptr;        ///< per contact: at detection [m]
   std::uint32_t* feature = nullptr;  ///< per contact
@@ -163,8 +182,9 @@ PABD_HD Real contact_radius(const ShapeDef& s) {
   return (s.type == ShapeType::Sphere || s.type == ShapeType::Capsule) ? s.radius : Real(0);
 }
 
-/// Writes candidate i's points as contacts offset[i] .. offset[i] + counts[i]:
-/// anchors, normal, friction, the penalty and the warm-started multiplier.
+/// Writes the points of candidate i's manifolds, in order, as contacts
+/// offset[i] .. offset[i + 1]: anchors, normal, friction, the penalty and the
+/// warm-started multiplier.
 ///
 /// Anchors (contact_arrays.h). B's surface anchor is its narrowphase point; A's
 /// is the point opposite it along the normal, world_b - separation n (the
@@ -177,11 +197,12 @@ PABD_HD Real contact_radius(const ShapeDef& s) {
 /// creep). A round end rolls, so its contacts always start from fresh anchors.
 PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel& body,
                                   const ContactCandidates& c, const ContactManifold* manifolds,
+                                  const int* manifold_begin, const int* manifold_count,
                                   const int* offset, const PreviousContacts& prev,
                                   const HardBondSettings& hard, Real h2, const ContactOutput& out,
                                   int i) {
-  const ContactManifold& m = manifolds[i];
-  if (m.count == 0) return;
+  const int points = offset[i + 1] - offset[i];
+  if (points == 0) return;
   int a = 0, b = 0;
   candidate_bodies(c, i, a, b);
   const bool plane_pair = i >= c.body_pairs;
@@ -191,41 +212,46 @@ PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel
   const bool static_a = v.is_static && v.is_static[a], static_b = v.is_static && v.is_static[b];
   const Real inv =
       (static_a ? Real(0) : Real(1) / body.mass[a]) + (static_b ? Real(0) : Real(1) / body.mass[b]);
-  // The penalty: each point's share of the pair's m_eff / h^2.
-  const Real kappa = inv > 0 ? Real(1) / (h2 * inv * Real(m.count)) : Real(0);
+  // The penalty: each point's share of the pair's m_eff / h^2 (all the
+  // pair's points act on the same two bodies, whichever part they touch).
+  const Real kappa = inv > 0 ? Real(1) / (h2 * inv * Real(points)) : Real(0);
   const Real mu = combined_friction(body.friction[a], body.friction[b]);
-  const Vec3 n = m.normal;
-  for (int j = 0; j < m.count; ++j) {
-    const ContactPoint& p = m.points[j];
-    const int k = offset[i] + j;
-    out.end_body[2 * k] = a;
-    out.end_body[2 * k + 1] = b;
-    out.end_radius[2 * k] = ra;
-    out.end_radius[2 * k + 1] = rb;
-    out.normal[k] = n;
-    out.friction[k] = mu;
-    out.separation[k] = p.separation;
-    out.feature[k] = p.feature;
-    Vec3* x = out.slot_local + kContactSlots * k;
-    x[1] = to_local(pa, p.world_b - p.separation * n);
-    x[0] = ra > 0 ? to_local(pa, p.world_a - ra * n) : x[1];
-    x[3] = p.local_b;
-    x[2] = rb > 0 ? to_local(pb, p.world_b + rb * n) : x[3];
-    const int q = prev.pairs > 0 ? previous_contact(prev, plane_pair, key, p.feature) : -1;
-    if (q >= 0 && prev.sticking[q] && ra == 0 && rb == 0)
-      for (int s = 0; s < kContactSlots; ++s) x[s] = prev.slot_local[kContactSlots * q + s];
-    // The gap at the start pose (the narrowphase's, or the kept anchors'): of a
-    // penetration the step pushes out only 1 - alpha (contact_bond.h).
-    ContactPoints start;
-    start.a_core = to_world(pa, x[0]);
-    start.b_core = to_world(pb, x[2]);
-    start.radius_a = ra;
-    start.radius_b = rb;
-    const Real g0 = contact_gap(start, n);
-    out.gap_offset[k] = g0 < 0 ? kContactStabilization * g0 : Real(0);
-    out.sticking[k] = 0;
-    out.lambda[k] = q >= 0 ? contact_warm_start(prev.lambda[q], n, mu, hard) : Vec3{};
-    out.penalty[k] = kappa;
+  int k = offset[i];
+  for (int mi = 0; mi < manifold_count[i]; ++mi) {
+    const ContactManifold& m = manifolds[manifold_begin[i] + mi];
+    const Vec3 n = m.normal;
+    for (int j = 0; j < m.count; ++j, ++k) {
+      const ContactPoint& p = m.points[j];
+      out.end_body[2 * k] = a;
+      out.end_body[2 * k + 1] = b;
+      out.end_radius[2 * k] = ra;
+      out.end_radius[2 * k + 1] = rb;
+      out.normal[k] = n;
+      out.friction[k] = mu;
+      out.separation[k] = p.separation;
+      out.feature[k] = p.feature;
+      Vec3* x = out.slot_local + kContactSlots * k;
+      x[1] = to_local(pa, p.world_b - p.separation * n);
+      x[0] = ra > 0 ? to_local(pa, p.world_a - ra * n) : x[1];
+      x[3] = p.local_b;
+      x[2] = rb > 0 ? to_local(pb, p.world_b + rb * n) : x[3];
+      const int q = prev.pairs > 0 ? previous_contact(prev, plane_pair, key, p.feature) : -1;
+      if (q >= 0 && prev.sticking[q] && ra == 0 && rb == 0)
+        for (int s = 0; s < kContactSlots; ++s) x[s] = prev.slot_local[kContactSlots * q + s];
+      // The gap at the start pose (the narrowphase's, or the kept anchors'): of a
+      // penetration the step pushes out only 1 - alpha (contact_bond.h).
+      ContactPoints start;
+      start.a_core = to_world(pa, x[0]);
+      start.b_core = to_world(pb, x[2]);
+      start.radius_a = ra;
+      start.radius_b = rb;
+      const Real g0 = contact_gap(start, n);
+      out.gap_offset[k] = g0 < 0 ? kContactStabilization * g0 : Real(0);
+      out.sticking[k] = 0;
+      out.lambda[k] = q >= 0 ? contact_warm_start(prev.lambda[q], n, mu, hard) : Vec3{};
+      out.penalty[k] = kappa;
+      out.normal_penalty[k] = kappa;  // raised by the load stage (contact_load.h)
+    }
   }
 }
 

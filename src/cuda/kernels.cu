@@ -184,24 +184,36 @@ __global__ void contact_reach_kernel(ShapePoseView poses, AabbSettings k, Real* 
   reach[i] = ::pabd::contact_reach(poses, i, k);
 }
 
-/// The narrowphase of candidate i: manifolds[i], counts[i].
-__global__ void contact_manifold_kernel(ShapePoseView poses, const Real* reach,
-                                        ContactCandidates candidates, Real margin,
-                                        ContactManifold* manifolds, int* counts) {
+/// capacity[i]: room for candidate i's manifolds (before the prefix sum).
+__global__ void candidate_manifold_capacity_kernel(ShapePoseView poses,
+                                                   ContactCandidates candidates, int* capacity) {
   const int i = thread_index();
   if (i >= candidates.count) return;
-  ::pabd::contact_manifold_kernel(poses, reach, candidates, margin, manifolds, counts, i);
+  capacity[i] = ::pabd::candidate_manifold_capacity(poses, candidates, i);
+}
+
+/// The narrowphase of candidate i: its manifolds from manifold_begin[i], their
+/// number and their points' total.
+__global__ void contact_manifold_kernel(ShapePoseView poses, const Real* reach,
+                                        ContactCandidates candidates, Real margin,
+                                        const int* manifold_begin, ContactManifold* manifolds,
+                                        int* manifold_count, int* counts) {
+  const int i = thread_index();
+  if (i >= candidates.count) return;
+  ::pabd::contact_manifold_kernel(poses, reach, candidates, margin, manifold_begin, manifolds,
+                                  manifold_count, counts, i);
 }
 
 /// Candidate i's points at offset[i], matched and warm-started.
 __global__ void contact_write_kernel(ShapePoseView poses, ContactBodyModel model,
                                      ContactCandidates candidates, const ContactManifold* manifolds,
+                                     const int* manifold_begin, const int* manifold_count,
                                      const int* offset, PreviousContacts previous,
                                      HardBondSettings s, Real h2, ContactOutput out) {
   const int i = thread_index();
   if (i >= candidates.count) return;
-  ::pabd::contact_write_kernel(poses, model, candidates, manifolds, offset, previous, s, h2, out,
-                               i);
+  ::pabd::contact_write_kernel(poses, model, candidates, manifolds, manifold_begin, manifold_count,
+                               offset, previous, s, h2, out, i);
 }
 
 }  // namespace pabd::cuda

@@ -30,6 +30,7 @@ World build_world(const Scene& scene, const WorldDef& settings) {
 
   // Body names -> handles returned by add_body ("world" is the fixed frame).
   std::unordered_map<std::string, BodyId> ids;
+  ids.reserve(scene.bodies.size() + 1);  // no rehashing for large (array-generated) scenes
   ids.emplace("world", world_frame());
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     const BodyDef& def = scene.bodies[i];

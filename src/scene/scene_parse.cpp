@@ -16,7 +16,6 @@
 #include <fstream>
 #include <initializer_list>
 #include <limits>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <numbers>
 #include <sstream>
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "pabd/scene.h"
+#include "scene/scene_arrays.h"
 
 namespace pabd {
 namespace {
@@ -349,10 +349,10 @@ class Reader {
 // Sections of the file.
 
 void read_settings(const Reader& r, const json& s, const std::string& path, Scene& scene) {
-  r.check_object(
-      s, path, "an object",
-      {"dt", "iterations", "gravity", "steps", "augmented_lagrangian", "solver", "iteration_order",
-       "chebyshev_rho", "relaxation", "hard_stiffness_mass_ratio", "avbd_stabilization"});
+  r.check_object(s, path, "an object",
+                 {"dt", "iterations", "gravity", "steps", "augmented_lagrangian", "solver",
+                  "iteration_order", "chebyshev_rho", "relaxation", "hard_stiffness_mass_ratio",
+                  "avbd_stabilization", "max_rotation_per_step"});
   WorldDef& w = scene.settings;
   r.opt_number(s, path, "dt", Range::Positive, w.dt);
   if (s.contains("iterations"))
@@ -384,6 +384,10 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
   if (!(w.relaxation < 2))
     r.fail_at(child(path, "relaxation"),
               "expected a number in (0, 2), got " + describe(s.at("relaxation")));
+  r.opt_number(s, path, "max_rotation_per_step", Range::Positive, w.max_rotation_per_step);
+  if (!(w.max_rotation_per_step <= 3.141592653589793))
+    r.fail_at(child(path, "max_rotation_per_step"),
+              "expected a number in (0, pi], got " + describe(s.at("max_rotation_per_step")));
   r.opt_number(s, path, "hard_stiffness_mass_ratio", Range::NonNegative,
                w.hard_stiffness_mass_ratio);
   if (s.contains("avbd_stabilization")) {
@@ -597,13 +601,8 @@ ShapeDef read_shape(const Reader& r, const json& s, const std::string& path, boo
                 describe(s.at("type")));
 }
 
-BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::size_t index) {
-  r.check_object(b, path, "a body object",
-                 {"name", "shape", "position", "orientation", "velocity", "angular_velocity",
-                  "mass", "density", "friction", "static"});
-  BodyDef body = default_body_def();
-  body.name =
-      b.contains("name") ? r.text(b.at("name"), child(path, "name")) : std::to_string(index);
+/// The body keys other than name (a body's, or an array's template); keys already checked.
+void read_body_fields(const Reader& r, const json& b, const std::string& path, BodyDef& body) {
   if (b.contains("static")) body.is_static = r.boolean(b.at("static"), child(path, "static"));
   body.shape = read_shape(r, r.required(b, path, "shape", "a shape object"), child(path, "shape"),
                           body.is_static);
@@ -617,12 +616,48 @@ BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::
   r.opt_number(b, path, "mass", Range::Positive, body.mass);
   r.opt_number(b, path, "density", Range::Positive, body.density);
   r.opt_number(b, path, "friction", Range::NonNegative, body.friction);
+}
+
+BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::size_t index) {
+  r.check_object(b, path, "a body object",
+                 {"name", "shape", "position", "orientation", "velocity", "angular_velocity",
+                  "mass", "density", "friction", "static"});
+  BodyDef body = default_body_def();
+  body.name =
+      b.contains("name") ? r.text(b.at("name"), child(path, "name")) : std::to_string(index);
+  read_body_fields(r, b, path, body);
   return body;
+}
+
+/// An "arrays" entry: a body template (no position) with name, count, spacing, origin.
+BodyArray read_array(const Reader& r, const json& a, const std::string& path) {
+  r.check_object(a, path, "an array object",
+                 {"name", "count", "spacing", "origin", "shape", "orientation", "velocity",
+                  "angular_velocity", "mass", "density", "friction", "static"});
+  BodyArray out;
+  out.json_path = path;
+  out.prefix = r.text(r.required(a, path, "name", "a string (the bodies' name prefix)"),
+                      child(path, "name"));
+  const std::string count_path = child(path, "count");
+  const json& count = r.required(a, path, "count", "an array [nx, ny, nz] of 3 positive integers");
+  if (!count.is_array() || count.size() != 3)
+    r.fail_at(count_path,
+              "expected an array [nx, ny, nz] of 3 positive integers, got " + describe(count));
+  for (std::size_t i = 0; i < 3; ++i)
+    out.count[i] = r.integer(count[i], child(count_path, i), 1, kMaxSceneBodies);
+  const std::string spacing_path = child(path, "spacing");
+  const json& spacing = r.required(a, path, "spacing", "an array of 3 positive numbers");
+  out.spacing = r.vec3(spacing, spacing_path);
+  for (std::size_t i = 0; i < 3; ++i) r.number(spacing[i], child(spacing_path, i), Range::Positive);
+  r.opt_vec3(a, path, "origin", out.origin);
+  out.body = default_body_def();
+  read_body_fields(r, a, path, out.body);
+  return out;
 }
 
 /// Checks a joint end: a known body name or "world".
 std::string read_end(const Reader& r, const json& j, const std::string& path, const char* key,
-                     const std::map<std::string, std::size_t>& names) {
+                     const BodyNameIndex& names) {
   const std::string p = child(path, key);
   const std::string name = r.text(r.required(j, path, key, "a body name or \"world\""), p);
   if (name != "world" && names.count(name) == 0)
@@ -692,7 +727,7 @@ JointDrive read_drive(const Reader& r, const json& d, const std::string& path) {
 }
 
 JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
-                     const std::map<std::string, std::size_t>& names) {
+                     const BodyNameIndex& names) {
   if (!j.is_object()) r.fail_at(path, "expected a joint object, got " + describe(j));
   const std::string type_path = child(path, "type");
   const std::string type =
@@ -783,7 +818,8 @@ JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
 Scene parse_scene(const std::string& json_text, const std::string& file_label) {
   const json root = parse_tree(json_text, file_label);
   const Reader r(file_label);
-  r.check_object(root, "", "a scene object", {"description", "settings", "bodies", "joints"});
+  r.check_object(root, "", "a scene object",
+                 {"description", "settings", "bodies", "arrays", "joints"});
 
   Scene scene;
   scene.file = file_label;
@@ -795,7 +831,7 @@ Scene parse_scene(const std::string& json_text, const std::string& file_label) {
   const json& bodies = r.required(root, "", "bodies", "an array of bodies");
   if (!bodies.is_array())
     r.fail_at("/bodies", "expected an array of bodies, got " + describe(bodies));
-  std::map<std::string, std::size_t> names;
+  BodyNameIndex names;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const std::string path = child("/bodies", i);
     BodyDef body = read_body(r, bodies[i], path, i);
@@ -809,6 +845,17 @@ Scene parse_scene(const std::string& json_text, const std::string& file_label) {
                                (named ? "" : " (its default name, the index)") +
                                ", already used by /bodies/" + std::to_string(it->second));
     scene.bodies.push_back(std::move(body));
+  }
+
+  // Arrays of bodies (extension): appended after the listed ones (src/scene/scene_arrays.h).
+  if (root.contains("arrays")) {
+    const json& arrays = root.at("arrays");
+    if (!arrays.is_array())
+      r.fail_at("/arrays", "expected an array of body arrays, got " + describe(arrays));
+    std::vector<BodyArray> specs;
+    for (std::size_t i = 0; i < arrays.size(); ++i)
+      specs.push_back(read_array(r, arrays[i], child("/arrays", i)));
+    expand_body_arrays(file_label, specs, scene.bodies, names);
   }
 
   if (root.contains("joints")) {

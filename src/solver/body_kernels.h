@@ -16,6 +16,8 @@ struct StepConstants {
   Vec3 gravity;                ///< [m/s^2]
   bool exact_rotation = true;  ///< exp/log maps (true) or the paper's first order (false)
   bool rigid_local = true;     ///< LocalStep::Rigid (true) or LocalStep::Paper (false)
+  /// Largest turn of a body in one step [rad] (WorldDef::max_rotation_per_step).
+  Real max_rotation = Real(3.141592653589793);
 };
 
 /// Prediction: v* = v + h g, c* = c + h v*, Q* = exp(h w) Q; the iterate starts
@@ -103,7 +105,14 @@ PABD_HD void velocity_kernel(const BodyArrays& b, int i, const StepConstants& k)
   const Real inv_h = Real(1) / k.h;
   b.velocity[i] = inv_h * (b.position[i] - b.start_position[i]);
   const Quat q0 = b.start_orientation[i];
-  const Quat q1 = same_hemisphere(b.orientation[i], q0);
+  Quat q1 = same_hemisphere(b.orientation[i], q0);
+  // The step's turn, capped at max_rotation (see StepConstants).
+  const Vec3 turn = quat_log(q1 * conjugate(q0));
+  const Real angle = length(turn);
+  if (angle > k.max_rotation) {
+    q1 = normalized(quat_exp((k.max_rotation / angle) * turn) * q0);
+    b.affine[i] = to_matrix(q1);
+  }
   b.orientation[i] = q1;
   if (k.exact_rotation) {
     b.angular_velocity[i] = inv_h * quat_log(q1 * conjugate(q0));

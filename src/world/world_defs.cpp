@@ -63,6 +63,8 @@ void validate_world_def(const WorldDef& d) {
           "WorldDef.chebyshev_rho: expected a number in [0, 1) (0 = off)");
   require(d.relaxation > 0 && d.relaxation < 2,
           "WorldDef.relaxation: expected a number in (0, 2) (1 = none)");
+  require(d.max_rotation_per_step > 0 && d.max_rotation_per_step <= Real(3.141592653589793),
+          "WorldDef.max_rotation_per_step: expected a number in (0, pi] [rad]");
   require(finite(d.gravity), "WorldDef.gravity: expected finite numbers");
   require(d.threads >= 0, "WorldDef.threads: expected an integer >= 0 (0 = default)");
   require(std::isfinite(d.hard_stiffness_start) && d.hard_stiffness_start > 0,

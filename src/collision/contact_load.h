@@ -1,0 +1,113 @@
+// Load-aware contact penalties: each contact's penalty covers the mass it
+// carries, not just the two bodies it joins.
+//
+// A contact's penalty kappa = m_eff / (h^2 p) (contact_bond.h) closes the gap
+// in one step if the two bodies alone take the force. At the bottom of a
+// stack whose boxes grow tenfold in mass upwards (the paper's Table 2 stack),
+// the 1 kg box's contacts must carry 1.1e5 kg: with m_eff about 1 kg the
+// multipliers would need a gap of metres to reach that load, and the light
+// boxes are squeezed out. Here each contact's penalty is raised to the mass
+// resting on it over h^2:
+//
+//   M_i = m_i + sum over the contacts where i is the lower body of
+//         M_j u_c / U_j,                                             (1)
+//
+// with j the upper body of contact c, u_c = max(0, n . up) its verticality
+// (the normal taken from the lower body to the upper one, up = -g / |g|) and
+// U_j the sum of u over the contacts where j is the upper body: a body hands
+// its supported mass down through its supports in proportion to how vertical
+// they are. A contact then gets kappa >= M_j u_c / (U_j h^2), which is
+// m / (h^2 p) for a box of mass m on p points, and more underneath.
+//
+// (1) depends only on masses and the contact geometry, never on the
+// multipliers: a penalty raised with the load the multipliers report ran away
+// in a 1000-box pile (an impact's peak raised the penalty, which raised the
+// next peak). (1) is solved by Jacobi rounds over bodies, warm-started from
+// the previous step, so a stack of depth d settles in d rounds; M is capped at
+// the world's dynamic mass, so a cycle of leaning bodies cannot grow it.
+// Without gravity nothing rests on anything and the penalties stay m_eff based.
+//
+// A body on a joint or spring may hang from it rather than rest on its
+// contacts, so it hands nothing down: a windmill blade sweeping over a pile
+// would otherwise load the boxes under it with its whole mass, and the raised
+// penalties (friction at the iterate grows with the normal force) jammed the
+// blades in the piles of scenes/windmill_piles.json.
+#pragma once
+
+#include "collision/contact_arrays.h"
+#include "pabd/config.h"
+#include "pabd/math.h"
+
+namespace pabd {
+
+/// What the load kernels read: the step's contacts and their body adjacency.
+struct ContactLoadView {
+  const int* end_body = nullptr;            ///< per end (2 per contact)
+  const Vec3* normal = nullptr;             ///< per contact, from A to B
+  const int* begin = nullptr;               ///< per body + 1: CSR offsets into index
+  const int* index = nullptr;               ///< slot ids on each dynamic body
+  const Real* mass = nullptr;               ///< per body [kg]
+  const std::uint8_t* is_static = nullptr;  ///< per body, may be null
+  /// Per body, may be null: 1 = the end of some bond (joint, spring), which
+  /// may hold it up, so it hands no mass down through its contacts.
+  const std::uint8_t* jointed = nullptr;
+  Vec3 up{0, 1, 0};  ///< unit, against gravity
+};
+
+/// Verticality of slot s's contact seen from its body: > 0 when the body is
+/// the lower one (the other end rests on it), < 0 when it is the upper one.
+PABD_HD Real slot_support(const ContactLoadView& v, int s) {
+  const Real nu = dot(v.normal[contact_of_slot(s)], v.up);
+  return side_of_slot(s) == 0 ? nu : -nu;
+}
+
+/// U_i: the sum of verticality over body i's supports (contacts below it).
+PABD_HD void support_weight_kernel(const ContactLoadView& v, Real* support_weight, int i) {
+  Real sum = 0;
+  for (int t = v.begin[i]; t < v.begin[i + 1]; ++t) {
+    const int s = v.index[t];
+    if (s % 2 != 0) continue;  // a round end's surface slot: same contact as its core
+    const Real u = slot_support(v, s);
+    if (u < 0) sum -= u;
+  }
+  support_weight[i] = sum;
+}
+
+/// One Jacobi round of (1) for body i: supported[i] from previous[] of the
+/// bodies resting on it, capped at `cap` [kg].
+PABD_HD void supported_mass_kernel(const ContactLoadView& v, const Real* support_weight,
+                                   const Real* previous, Real cap, Real* supported, int i) {
+  if (v.is_static && v.is_static[i]) {
+    supported[i] = 0;
+    return;
+  }
+  Real m = v.mass[i];
+  for (int t = v.begin[i]; t < v.begin[i + 1]; ++t) {
+    const int s = v.index[t];
+    if (s % 2 != 0) continue;
+    const Real u = slot_support(v, s);
+    if (u <= 0) continue;
+    const int k = contact_of_slot(s);
+    const int j = v.end_body[2 * k + 1 - side_of_slot(s)];
+    if ((v.is_static && v.is_static[j]) || (v.jointed && v.jointed[j]) || support_weight[j] <= 0)
+      continue;
+    m += previous[j] * (u / support_weight[j]);
+  }
+  supported[i] = m < cap ? m : cap;
+}
+
+/// Raises contact k's normal penalty to the mass its upper body hands down through
+/// it, over h^2 (see the top of this file).
+PABD_HD void load_penalty_kernel(const ContactLoadView& v, const Real* support_weight,
+                                 const Real* supported, Real h2, Real* penalty, int k) {
+  const Real nu = dot(v.normal[k], v.up);
+  const int upper = v.end_body[2 * k + (nu > 0 ? 1 : 0)];
+  const Real u = nu > 0 ? nu : -nu;
+  if (u <= 0 || (v.is_static && v.is_static[upper]) || (v.jointed && v.jointed[upper]) ||
+      support_weight[upper] <= 0)
+    return;
+  const Real load = supported[upper] * (u / support_weight[upper]) / h2;
+  if (load > penalty[k]) penalty[k] = load;
+}
+
+}  // namespace pabd
