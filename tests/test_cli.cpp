@@ -239,6 +239,21 @@ TEST(Cli, StatsJsonHasTheContractKeys) {
   EXPECT_NE(r.out.find("velocities"), std::string::npos) << r.out;
 }
 
+TEST(Cli, StatsCountContacts) {
+  // A 1 m box resting on the ground touches it at its four bottom corners.
+  const std::string scene = write_scene(
+      R"({"bodies": [{"static": true, "shape": {"type": "plane"}},
+                     {"shape": {"type": "box", "size": [1, 1, 1]}, "position": [0, 0.5, 0]}]})",
+      ".contacts.json");
+  const std::string stats = out_path(".contacts.stats.json");
+  const Outcome r =
+      run_pabd("run " + quote(scene) + " --steps 5 --threads 1 --quiet --stats " + quote(stats));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_file(stats));
+  EXPECT_EQ(j.at("contacts").at("median").get<double>(), 4.0);
+  EXPECT_EQ(j.at("contacts").at("max").get<double>(), 4.0);
+}
+
 TEST(Cli, StepsComeFromFlagThenSceneThenDefault) {
   const std::string with_steps = write_scene(
       R"({"settings": {"steps": 4}, "bodies": [{"shape": {"type": "sphere", "radius": 1}}]})",

@@ -164,9 +164,11 @@ double median(std::vector<double> v) {
 /// Per-step samples of the wall time and of each of World::last_timings()' stages.
 struct Samples {
   std::vector<double> step_ms, detect, predict, bonds, solve, dual, velocities, total, solver;
+  std::vector<double> contacts;  ///< contact points of each step
 
-  void add(double wall_ms, const StageTimings& t) {
+  void add(double wall_ms, const StageTimings& t, int contact_count) {
     step_ms.push_back(wall_ms);
+    contacts.push_back(contact_count);
     detect.push_back(t.detect_ms);
     predict.push_back(t.predict_ms);
     bonds.push_back(t.bonds_ms);
@@ -233,6 +235,11 @@ nlohmann::json stats_json(const RunInfo& info, const Samples& samples) {
             {"max", ms.empty() ? 0 : *std::max_element(ms.begin(), ms.end())}}},
           {"collision_ms", median(samples.detect)},
           {"solve_ms", median(samples.solver)},
+          {"contacts",
+           {{"median", median(samples.contacts)},
+            {"max", samples.contacts.empty()
+                        ? 0
+                        : *std::max_element(samples.contacts.begin(), samples.contacts.end())}}},
           {"stages", stages}};
 }
 
@@ -313,7 +320,7 @@ int run(const RunArgs& args, const CLI::App& cmd) {
       throw CommandFailure{kExitFailure, scene.file + ": step " + std::to_string(result.step) +
                                              ": " + body + " state became non-finite"};
     }
-    samples.add(wall_ms, world.last_timings());
+    samples.add(wall_ms, world.last_timings(), world.contact_count());
     if (states && s % args.every == 0) write_states(*states, world, moving);
     if (recording) {
       record_step_timings(rec, world.last_timings());
