@@ -167,8 +167,8 @@ TEST(SceneArrays, ErrorsNameTheirPath) {
       {R"({"name": "b", "count": [1, 1, 1], "spacing": [1, 1, 1], "position": [0, 0, 0], )" + box +
            "}",
        "test.json: /arrays/0/position: expected one of the keys name, count, spacing, origin, "
-       "shape, orientation, velocity, angular_velocity, mass, density, friction, static, got an "
-       "unknown key"},
+       "shape, orientation, velocity, angular_velocity, mass, density, friction, restitution, "
+       "static, got an unknown key"},
       {R"({"name": 7, "count": [1, 1, 1], "spacing": [1, 1, 1], )" + box + "}",
        "test.json: /arrays/0/name: expected a string, got 7"},
       // A plane needs a static body, in an array as in a body.

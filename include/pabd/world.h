@@ -133,7 +133,10 @@ struct BodyDef {
   Real mass = 0;                   ///< [kg]; 0 means "from density"
   Real density = 1000;             ///< [kg/m^3], used when mass == 0
   Real friction = 0.5;             ///< Coulomb coefficient (used by contacts)
-  bool is_static = false;          ///< a static body never moves
+  /// Coefficient of restitution in [0, 1] (a contact uses the larger of its
+  /// bodies'); 0 = inelastic contacts. See docs/collision.md#restitution.
+  Real restitution = 0;
+  bool is_static = false;  ///< a static body never moves
 };
 
 /// A body definition with every field at its documented default.
@@ -344,7 +347,7 @@ struct StageTimings {
   double bonds_ms = 0;       ///< per-bond weights and targets, all iterations
   double solve_ms = 0;       ///< per-body global solve and local projection, all iterations
   double dual_ms = 0;        ///< augmented-Lagrangian updates, all iterations
-  double velocities_ms = 0;  ///< velocity recovery
+  double velocities_ms = 0;  ///< velocity recovery and restitution
   double total_ms = 0;       ///< the whole step
 };
 

@@ -42,6 +42,12 @@ struct ContactArrays {
   const Vec3* slot_local = nullptr;  ///< per slot (4 per contact): anchor, body frame [m]
   const Vec3* normal = nullptr;      ///< per contact: unit world normal from A to B
   const Real* friction = nullptr;    ///< per contact: Coulomb coefficient mu of the pair
+  /// Per contact: coefficient of restitution of the pair, max(e_a, e_b)
+  /// (bonds/contact_restitution.h).
+  const Real* restitution = nullptr;
+  /// Per contact: normal velocity n . (v_b - v_a) of the core anchors at the
+  /// start of the step; < 0 = approaching [m/s].
+  const Real* approach_velocity = nullptr;
   /// Per contact: the penalty kappa = m_eff / (h^2 p), p the points of its
   /// body pair (contact_bond.h); friction's [N/m].
   const Real* penalty = nullptr;

@@ -146,6 +146,8 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   out.slot_local = at_least(cur_.slot_local, 1LL * kContactSlots * nc);
   out.normal = at_least(cur_.normal, nc);
   out.friction = at_least(cur_.friction, nc);
+  out.restitution = at_least(cur_.restitution, nc);
+  out.approach_velocity = at_least(cur_.approach_velocity, nc);
   out.gap_offset = at_least(cur_.gap_offset, nc);
   out.separation = at_least(cur_.separation, nc);
   out.feature = at_least(cur_.feature, nc);
@@ -164,7 +166,7 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   prev.slot_local = prev_.slot_local.data();
   prev.lambda = prev_.lambda.data();
   prev.sticking = prev_.sticking.data();
-  const ContactBodyModel model{in.mass, in.friction};
+  const ContactBodyModel model{in.mass, in.friction, in.restitution};
   const Real h2 = in.aabb.dt * in.aabb.dt;
   for_each_index(threading_, np, [&](int i) {
     contact_write_kernel(in.poses, model, cand, manifolds, manifold_begin, manifold_count, begin,
@@ -249,6 +251,8 @@ ContactArrays ContactDetector::arrays() {
   c.slot_local = cur_.slot_local.data();
   c.normal = cur_.normal.data();
   c.friction = cur_.friction.data();
+  c.restitution = cur_.restitution.data();
+  c.approach_velocity = cur_.approach_velocity.data();
   c.gap_offset = cur_.gap_offset.data();
   c.penalty = cur_.penalty.data();
   c.normal_penalty = cur_.normal_penalty.data();

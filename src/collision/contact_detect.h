@@ -43,6 +43,7 @@ struct ContactDetectInput {
   ShapePoseView poses;                 ///< shapes, c, R, v, omega, static flags
   const Real* mass = nullptr;          ///< per body [kg] (ignored for static bodies)
   const Real* friction = nullptr;      ///< per body Coulomb coefficient
+  const Real* restitution = nullptr;   ///< per body, in [0, 1] (nullptr = all 0)
   const int* bond_end_body = nullptr;  ///< per bond end (2 per bond): body, < 0 = world
   int bond_count = 0;                  ///< bonds (for the joined-pair filter)
   AabbSettings aabb;                   ///< margin, h and gravity
@@ -94,6 +95,8 @@ class ContactDetector {
     std::vector<Vec3> slot_local;    ///< per slot
     std::vector<Vec3> normal;        ///< per contact, and so on (contact_arrays.h)
     std::vector<Real> friction;
+    std::vector<Real> restitution;
+    std::vector<Real> approach_velocity;
     std::vector<Real> gap_offset;
     std::vector<Real> separation;
     std::vector<std::uint32_t> feature;

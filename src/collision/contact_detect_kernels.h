@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "bonds/contact_bond.h"
+#include "bonds/contact_restitution.h"
 #include "collision/body_aabb.h"
 #include "collision/broadphase_pairs.h"
 #include "collision/contact_arrays.h"
@@ -156,24 +157,27 @@ PABD_HD int previous_contact(const PreviousContacts& p, bool plane_pair, std::ui
 
 /// Where the write kernel puts a step's contacts (struct of arrays; see contact_arrays.h).
 struct ContactOutput {
-  int* end_body = nullptr;           ///< per end
-  Real* end_radius = nullptr;        ///< per end
-  Vec3* slot_local = nullptr;        ///< per slot
-  Vec3* normal = nullptr;            ///< per contact
-  Real* friction = nullptr;          ///< per contact
-  Real* penalty = nullptr;           ///< per contact
-  Real* normal_penalty = nullptr;    ///< per contact
-  Real* gap_offset = nullptr;        ///< per contact
-  Real* separation = nullptr;        ///< per contact: at detection [m]
-  std::uint32_t* feature = nullptr;  ///< per contact
-  Vec3* lambda = nullptr;            ///< per contact
-  std::uint8_t* sticking = nullptr;  ///< per contact
+  int* end_body = nullptr;            ///< per end
+  Real* end_radius = nullptr;         ///< per end
+  Vec3* slot_local = nullptr;         ///< per slot
+  Vec3* normal = nullptr;             ///< per contact
+  Real* friction = nullptr;           ///< per contact
+  Real* restitution = nullptr;        ///< per contact
+  Real* approach_velocity = nullptr;  ///< per contact [m/s]
+  Real* penalty = nullptr;            ///< per contact
+  Real* normal_penalty = nullptr;     ///< per contact
+  Real* gap_offset = nullptr;         ///< per contact
+  Real* separation = nullptr;         ///< per contact: at detection [m]
+  std::uint32_t* feature = nullptr;   ///< per contact
+  Vec3* lambda = nullptr;             ///< per contact
+  std::uint8_t* sticking = nullptr;   ///< per contact
 };
 
 /// Per body, what the write kernel reads besides the poses.
 struct ContactBodyModel {
-  const Real* mass = nullptr;      ///< [kg] (ignored for static bodies)
-  const Real* friction = nullptr;  ///< Coulomb coefficient per body
+  const Real* mass = nullptr;         ///< [kg] (ignored for static bodies)
+  const Real* friction = nullptr;     ///< Coulomb coefficient per body
+  const Real* restitution = nullptr;  ///< per body (nullptr = all 0)
 };
 
 /// Radius of a round shape (sphere, capsule) around its core; 0 for the others,
@@ -182,9 +186,17 @@ PABD_HD Real contact_radius(const ShapeDef& s) {
   return (s.type == ShapeType::Sphere || s.type == ShapeType::Capsule) ? s.radius : Real(0);
 }
 
+/// Velocity of body i's world point p at the start of the step, v + w x (p - c)
+/// (0 for a static body) [m/s].
+PABD_HD Vec3 start_point_velocity(const ShapePoseView& v, int i, Vec3 p) {
+  if (v.is_static && v.is_static[i]) return {};
+  const Vec3 lin = v.velocity ? v.velocity[i] : Vec3{};
+  return v.angular_velocity ? lin + cross(v.angular_velocity[i], p - v.position[i]) : lin;
+}
+
 /// Writes the points of candidate i's manifolds, in order, as contacts
-/// offset[i] .. offset[i + 1]: anchors, normal, friction, the penalty and the
-/// warm-started multiplier.
+/// offset[i] .. offset[i + 1]: anchors, normal, friction, restitution and the
+/// start-of-step approach velocity, the penalty and the warm-started multiplier.
 ///
 /// Anchors (contact_arrays.h). B's surface anchor is its narrowphase point; A's
 /// is the point opposite it along the normal, world_b - separation n (the
@@ -216,6 +228,8 @@ PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel
   // pair's points act on the same two bodies, whichever part they touch).
   const Real kappa = inv > 0 ? Real(1) / (h2 * inv * Real(points)) : Real(0);
   const Real mu = combined_friction(body.friction[a], body.friction[b]);
+  const Real e =
+      body.restitution ? combined_restitution(body.restitution[a], body.restitution[b]) : Real(0);
   int k = offset[i];
   for (int mi = 0; mi < manifold_count[i]; ++mi) {
     const ContactManifold& m = manifolds[manifold_begin[i] + mi];
@@ -247,6 +261,10 @@ PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel
       start.radius_b = rb;
       const Real g0 = contact_gap(start, n);
       out.gap_offset[k] = g0 < 0 ? kContactStabilization * g0 : Real(0);
+      // Restitution (contact_restitution.h): the core anchors' normal velocity now.
+      out.restitution[k] = e;
+      out.approach_velocity[k] = dot(
+          n, start_point_velocity(v, b, start.b_core) - start_point_velocity(v, a, start.a_core));
       out.sticking[k] = 0;
       out.lambda[k] = q >= 0 ? contact_warm_start(prev.lambda[q], n, mu, hard) : Vec3{};
       out.penalty[k] = kappa;

@@ -13,6 +13,7 @@
 
 #include "bonds/bond_kernels.h"
 #include "bonds/contact_kernels.h"
+#include "bonds/contact_restitution.h"
 #include "collision/contact_detect_kernels.h"
 #include "solver/acceleration.h"
 #include "solver/body_kernels.h"
@@ -173,6 +174,32 @@ __global__ void contact_energy_kernel(BodyArrays bodies, ContactArrays contacts,
   const int i = thread_index();
   if (i >= contacts.count) return;
   out[i] = ::pabd::contact_energy_kernel(bodies, contacts, i);
+}
+
+// Restitution stage (bonds/contact_restitution.h) ----------------------------------
+
+/// share[i]: how many of body i's contacts bounce this step.
+__global__ void restitution_share_kernel(ContactArrays contacts, ContactEnds ends, Real threshold,
+                                         RestitutionScratch s, int bodies) {
+  const int i = thread_index();
+  if (i >= bodies) return;
+  ::pabd::restitution_share_kernel(contacts, ends, threshold, s, i);
+}
+
+/// One Jacobi round: contact i's impulse change from the velocities before the round.
+__global__ void restitution_impulse_kernel(BodyArrays bodies, ContactArrays contacts,
+                                           Real threshold, RestitutionScratch s, bool first) {
+  const int i = thread_index();
+  if (i >= contacts.count) return;
+  ::pabd::restitution_impulse_kernel(bodies, contacts, threshold, s, first, i);
+}
+
+/// After a round: body i adds the impulse changes of its contact slots.
+__global__ void restitution_apply_kernel(BodyArrays bodies, ContactArrays contacts,
+                                         ContactEnds ends, RestitutionScratch s) {
+  const int i = thread_index();
+  if (i >= bodies.count) return;
+  ::pabd::restitution_apply_kernel(bodies, contacts, ends, s, i);
 }
 
 // Detect-stage kernels (collision/contact_detect_kernels.h) ------------------------

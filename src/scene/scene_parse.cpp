@@ -229,7 +229,7 @@ Real safe_length(Vec3 v) {
 }
 
 /// Which numbers a key accepts.
-enum class Range { Any, Positive, NonNegative };
+enum class Range { Any, Positive, NonNegative, UnitInterval };
 
 class Reader {
  public:
@@ -262,14 +262,16 @@ class Reader {
   }
 
   Real number(const json& v, const std::string& path, Range range) const {
-    const char* what = range == Range::Positive      ? "a positive finite number"
-                       : range == Range::NonNegative ? "a non-negative finite number"
-                                                     : "a finite number";
+    const char* what = range == Range::Positive       ? "a positive finite number"
+                       : range == Range::NonNegative  ? "a non-negative finite number"
+                       : range == Range::UnitInterval ? "a number in [0, 1]"
+                                                      : "a finite number";
     if (!v.is_number()) fail_at(path, std::string("expected ") + what + ", got " + describe(v));
     const Real x = v.get<Real>();
     const bool ok =
         std::isfinite(x) && (range == Range::Any || (range == Range::Positive && x > 0) ||
-                             (range == Range::NonNegative && x >= 0));
+                             (range == Range::NonNegative && x >= 0) ||
+                             (range == Range::UnitInterval && x >= 0 && x <= 1));
     if (!ok) fail_at(path, std::string("expected ") + what + ", got " + describe(v));
     return x;
   }
@@ -616,12 +618,13 @@ void read_body_fields(const Reader& r, const json& b, const std::string& path, B
   r.opt_number(b, path, "mass", Range::Positive, body.mass);
   r.opt_number(b, path, "density", Range::Positive, body.density);
   r.opt_number(b, path, "friction", Range::NonNegative, body.friction);
+  r.opt_number(b, path, "restitution", Range::UnitInterval, body.restitution);
 }
 
 BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::size_t index) {
   r.check_object(b, path, "a body object",
                  {"name", "shape", "position", "orientation", "velocity", "angular_velocity",
-                  "mass", "density", "friction", "static"});
+                  "mass", "density", "friction", "restitution", "static"});
   BodyDef body = default_body_def();
   body.name =
       b.contains("name") ? r.text(b.at("name"), child(path, "name")) : std::to_string(index);
@@ -633,7 +636,7 @@ BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::
 BodyArray read_array(const Reader& r, const json& a, const std::string& path) {
   r.check_object(a, path, "an array object",
                  {"name", "count", "spacing", "origin", "shape", "orientation", "velocity",
-                  "angular_velocity", "mass", "density", "friction", "static"});
+                  "angular_velocity", "mass", "density", "friction", "restitution", "static"});
   BodyArray out;
   out.json_path = path;
   out.prefix = r.text(r.required(a, path, "name", "a string (the bodies' name prefix)"),

@@ -12,6 +12,9 @@
 //               rotation; then the optional acceleration (solver/acceleration.h)
 //     dual      per bond and per contact: augmented-Lagrangian update from iterate k+1
 //   velocities  per body: v and w from the start and end poses
+//   restitution only when some body has restitution and a contact bounces:
+//               Jacobi rounds of per-contact impulses and per-body gathers
+//               (bonds/contact_restitution.h); timed with the velocities
 //
 // IterationOrder::Jacobi runs bonds then solve once per iteration over all
 // bonds and bodies (the paper). IterationOrder::Colored runs them once per
@@ -26,6 +29,7 @@
 
 #include "bonds/bond_kernels.h"
 #include "bonds/contact_kernels.h"
+#include "bonds/contact_restitution.h"
 #include "solver/acceleration.h"
 #include "solver/body_colouring.h"
 #include "solver/body_kernels.h"
@@ -40,6 +44,32 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/// The restitution stage: the bouncing contacts' normal velocities set to
+/// -e v_n0 by kRestitutionRounds Jacobi rounds (contact_restitution.h).
+void restitution_stage(WorldImpl& w, const BodyArrays& bodies, const ContactArrays& contact,
+                       const ContactEnds& ends) {
+  const Real threshold = restitution_threshold(w.settings.gravity, w.settings.dt);
+  bool any = false;  // a serial scan: most steps have no bouncing contact
+  for (int k = 0; k < contact.count && !any; ++k) any = restitution_active(contact, k, threshold);
+  if (!any || !ends.begin) return;
+  const int nb = bodies.count, nk = contact.count;
+  w.restitution_impulse.resize(std::max(w.restitution_impulse.size(), std::size_t(nk)));
+  w.restitution_delta.resize(std::max(w.restitution_delta.size(), std::size_t(nk)));
+  w.restitution_share.resize(std::max(w.restitution_share.size(), std::size_t(nb)));
+  const RestitutionScratch s{w.restitution_impulse.data(), w.restitution_delta.data(),
+                             w.restitution_share.data()};
+  const ParallelFor& pf = w.settings.parallel_for;
+  parallel_for(pf, w.threads, nb,
+               [&](int i) { restitution_share_kernel(contact, ends, threshold, s, i); });
+  for (int round = 0; round < kRestitutionRounds; ++round) {
+    parallel_for(pf, w.threads, nk, [&](int k) {
+      restitution_impulse_kernel(bodies, contact, threshold, s, round == 0, k);
+    });
+    parallel_for(pf, w.threads, nb,
+                 [&](int i) { restitution_apply_kernel(bodies, contact, ends, s, i); });
+  }
 }
 
 }  // namespace
@@ -156,6 +186,7 @@ StepResult WorldImpl::step() {
 
   t0 = Clock::now();
   parallel_for(pf, threads, nb, [&](int i) { velocity_kernel(bodies, i, k); });
+  if (any_restitution && nk > 0) restitution_stage(*this, bodies, contact, contact_ends);
   t.velocities_ms = ms_since(t0);
 
   ++steps_taken;

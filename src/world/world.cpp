@@ -191,6 +191,8 @@ BodyId World::add_body(const BodyDef& def_in) {
   w.body_names.push_back(def.name);
   w.shapes.push_back(def.shape);
   w.friction.push_back(def.friction);
+  w.restitution.push_back(def.restitution);
+  w.any_restitution = w.any_restitution || def.restitution > 0;
   w.mass.push_back(mp.mass);
   w.affine_inertia.push_back(mp.affine_inertia);
   w.is_static.push_back(def.is_static ? 1 : 0);

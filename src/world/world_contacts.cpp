@@ -23,6 +23,7 @@ void WorldImpl::detect_contacts() {
   in.poses.is_static = is_static.data();
   in.mass = mass.data();
   in.friction = friction.data();
+  in.restitution = restitution.data();
   in.bond_end_body = end_body.data();
   in.bond_count = bond_count();
   in.aabb.margin = settings.contact_margin;

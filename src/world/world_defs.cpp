@@ -158,6 +158,8 @@ void validate_body_def(const BodyDef& d) {
   require(std::isfinite(d.density) && d.density > 0, who + "density: expected a finite number > 0");
   require(std::isfinite(d.friction) && d.friction >= 0,
           who + "friction: expected a finite number >= 0");
+  require(d.restitution >= 0 && d.restitution <= 1,
+          who + "restitution: expected a number in [0, 1]");
 }
 
 }  // namespace pabd

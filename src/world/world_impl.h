@@ -53,6 +53,8 @@ class WorldImpl {
   std::unordered_map<std::string, int> body_by_name;
   std::vector<ShapeDef> shapes;
   std::vector<Real> friction;
+  std::vector<Real> restitution;  ///< per body, in [0, 1]
+  bool any_restitution = false;   ///< some body has restitution > 0 (the stage runs)
   std::vector<Real> mass;
   std::vector<Mat3> affine_inertia;
   std::vector<std::uint8_t> is_static;
@@ -133,6 +135,9 @@ class WorldImpl {
   // Contacts (src/world/world_contacts.cpp).
   /// This step's contacts and the previous step's (warm start); detection scratch.
   ContactDetector contacts;
+  /// The restitution stage's scratch (bonds/contact_restitution.h): per contact, per body.
+  std::vector<Real> restitution_impulse, restitution_delta;
+  std::vector<int> restitution_share;
   /// IterationOrder::Colored with contacts: bodies coloured over bonds and contacts, every step.
   ContactColouring contact_colouring;
   /// Finds this step's contacts at the current (start-of-step) state, or
