@@ -39,6 +39,8 @@
   windmill_piles.json
                    the paper's Fig. 4: the windmill (lowered, longer blades)
                    sweeping two piles of 255 boxes; 515 moving bodies.
+  pyramid.json     a 2D pyramid of 820 boxes (1 m, 1 kg) with 40 at its base,
+                   2 cm apart in each row, on the ground (the peer comparison).
   gears.json       two pin gears (compounds with capsule teeth) on hinges,
                    12 teeth driven at 1 rad/s, 18 teeth free (Fig. 2 bottom).
 
@@ -280,6 +282,25 @@ def pile(n, steps, size=1.0, gap=0.001, speed=20.0):
             "bodies": bodies, "arrays": arrays}
 
 
+def pyramid(base=40, size=1.0, gap=0.02, steps=300):
+    # A 2D pyramid in the XY plane: row j (from the ground up) holds base - j
+    # boxes, `gap` apart, shifted half a pitch per row so that each box rests on
+    # two below; rows rest exactly on each other. base = 40 gives 820 boxes.
+    pitch = size + gap
+    bodies = [ground()]
+    for j in range(base):
+        for i in range(base - j):
+            x = (i - (base - 1) / 2 + j / 2) * pitch
+            bodies.append({"name": f"box_{i}_{j}", "shape": {"type": "box", "size": [size] * 3},
+                           "position": [round(x, 12) + 0.0, size / 2 + size * j, 0], "mass": 1})
+    assert len(bodies) - 1 == base * (base + 1) // 2
+    return {"description": f"A pyramid of {len(bodies) - 1} boxes (1 m, 1 kg) with {base} at its "
+                           f"base, {gap:g} m apart in each row, on the ground; 20 iterations, "
+                           f"{steps} steps (a stability and timing scene).",
+            "settings": {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": steps},
+            "bodies": bodies}
+
+
 def windmill_piles(size=0.4, gap=0.001, box_mass=1.0, base=(5, 5, 9), top=(3, 2, 5),
                    max_torque=5000, inner=0.5, height=4.0, blade=2.8):
     # The windmill, lowered and with longer blades (tips 3.1 m from the hub at
@@ -382,6 +403,7 @@ GENERATORS = {
     "pile_30.json": lambda: pile(30, 120),
     "pile_50.json": lambda: pile(50, 60),
     "windmill_piles.json": windmill_piles,
+    "pyramid.json": pyramid,
     "gears.json": gears,
 }
 

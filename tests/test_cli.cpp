@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -332,6 +335,245 @@ TEST(Cli, EveryShippedSceneRunsItsFullLength) {
     const Outcome r = run_pabd("run " + quote(kSource + "/scenes/" + name + ".json") + " --quiet");
     EXPECT_EQ(r.status, 0) << r.err;
   }
+}
+
+// ---------------------------------------------------------------------------
+// `pabd bench`: the paper's Table 2 for several scenes and thread counts, and its CSV.
+
+/// A CSV line's fields (RFC 4180: a quoted field may hold commas and doubled quotes).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+const char* kBenchCsvHeader =
+    "scene,bodies,joints,iterations,threads,steps,collision_ms,solve_ms,total_ms,contacts,"
+    "outcome,commit,machine,compiler";
+
+/// The CSV's data rows as maps from column name to text; the header is checked.
+std::vector<std::map<std::string, std::string>> bench_rows(const std::string& csv_path) {
+  const std::vector<std::string> lines = lines_of(read_file(csv_path));
+  std::vector<std::map<std::string, std::string>> rows;
+  if (lines.empty()) return rows;
+  EXPECT_EQ(lines[0], kBenchCsvHeader);
+  const std::vector<std::string> names = csv_fields(lines[0]);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string> fields = csv_fields(lines[i]);
+    EXPECT_EQ(fields.size(), names.size()) << lines[i];
+    std::map<std::string, std::string> row;
+    for (std::size_t k = 0; k < names.size() && k < fields.size(); ++k) row[names[k]] = fields[k];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// A box hung from the world by a spherical joint (10 iterations), well above the ground.
+const char* kBenchPendulum = R"({
+  "settings": {"dt": 0.01, "iterations": 10},
+  "bodies": [
+    {"name": "ground", "static": true, "shape": {"type": "plane"}},
+    {"name": "bob", "shape": {"type": "box", "size": [0.2, 0.2, 0.2]}, "position": [0.5, 2, 0]}
+  ],
+  "joints": [{"type": "spherical", "body_a": "world", "body_b": "bob", "anchor": [0, 2, 0]}]
+})";
+// A 1 m box resting on the ground: four corner contacts; default settings (20 iterations).
+const char* kBenchBox = R"({"bodies": [{"static": true, "shape": {"type": "plane"}},
+  {"shape": {"type": "box", "size": [1, 1, 1]}, "position": [0, 0.5, 0]}]})";
+
+TEST(Cli, BenchTimesEachSceneAtEachThreadCount) {
+  const std::string pendulum = write_scene(kBenchPendulum, ".pendulum.json");
+  const std::string box = write_scene(kBenchBox, ".box.json");
+  const std::string csv = out_path(".bench.csv");
+  const Outcome r = run_pabd("bench " + quote(pendulum) + " " + quote(box) +
+                             " --threads 1,2 --steps 3 --quiet --csv " + quote(csv));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // --quiet and no failure: nothing on stderr
+  std::printf("%s", r.out.c_str());
+
+  const auto rows = bench_rows(csv);
+  ASSERT_EQ(rows.size(), 4u);  // (2 scenes) x (2 thread counts), in that order
+  const std::string names[2] = {"cli_Cli_BenchTimesEachSceneAtEachThreadCount.pendulum",
+                                "cli_Cli_BenchTimesEachSceneAtEachThreadCount.box"};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& row = rows[i];
+    SCOPED_TRACE(row.at("scene") + " threads " + row.at("threads"));
+    const bool is_box = i >= 2;
+    EXPECT_EQ(row.at("scene"), names[i / 2]);  // the file name without folders and .json
+    EXPECT_EQ(row.at("bodies"), "1");          // moving bodies: the static ground is not counted
+    EXPECT_EQ(row.at("joints"), is_box ? "0" : "1");
+    EXPECT_EQ(row.at("iterations"), is_box ? "20" : "10");  // settings.iterations, else 20
+    EXPECT_EQ(row.at("threads"), i % 2 == 0 ? "1" : "2");
+    EXPECT_EQ(row.at("steps"), "3");
+    // The box touches the ground at its four bottom corners; the hung box touches nothing.
+    EXPECT_EQ(row.at("contacts"), is_box ? "4" : "0");
+    EXPECT_EQ(row.at("outcome"), "ok");
+    EXPECT_FALSE(row.at("commit").empty());
+    EXPECT_FALSE(row.at("machine").empty());
+    const double collision = std::stod(row.at("collision_ms"));
+    const double solve = std::stod(row.at("solve_ms"));
+    const double total = std::stod(row.at("total_ms"));
+    std::printf("%s threads %s: collision %.4f ms, solve %.4f ms, step %.4f ms\n",
+                row.at("scene").c_str(), row.at("threads").c_str(), collision, solve, total);
+    for (const double ms : {collision, solve, total}) {
+      EXPECT_TRUE(std::isfinite(ms));
+      EXPECT_GE(ms, 0.0);
+    }
+    // The stages run inside the timed World::step() call, so each step's wall time is
+    // at least each stage's, and medians keep that order.
+    EXPECT_GE(total, collision);
+    EXPECT_GE(total, solve);
+  }
+  // The table on stdout names the build and has the same four rows.
+  EXPECT_NE(r.out.find("commit " + rows[0].at("commit")), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("machine   " + rows[0].at("machine")), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("compiler  "), std::string::npos) << r.out;
+  std::size_t ok_rows = 0;
+  for (const std::string& line : lines_of(r.out))
+    if (line.rfind("| cli_Cli_Bench", 0) == 0 && line.ends_with("| ok |")) ++ok_rows;
+  EXPECT_EQ(ok_rows, 4u);
+}
+
+TEST(Cli, BenchStepsComeFromTheSceneAndStopOnTheTimeBudget) {
+  const std::string scene = write_scene(
+      R"({"settings": {"steps": 4}, "bodies": [{"shape": {"type": "sphere", "radius": 1}}]})",
+      ".steps4.json");
+  const std::string long_scene = write_scene(
+      R"({"settings": {"steps": 100000000}, "bodies": [{"shape": {"type": "sphere", "radius": 1}}]})",
+      ".long.json");
+  const std::string csv = out_path(".bench.csv");
+  const auto steps_of = [&](const std::string& args) {
+    const Outcome r = run_pabd("bench " + args + " --threads 1,2 --quiet --csv " + quote(csv));
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> steps;
+    for (const auto& row : bench_rows(csv)) steps.push_back(row.at("steps"));
+    return steps;
+  };
+  using Steps = std::vector<std::string>;
+  // No --steps and no budget: settings.steps for every thread count.
+  EXPECT_EQ(steps_of(quote(scene) + " --max-seconds 0"), (Steps{"4", "4"}));
+  // A budget of 1 us is spent by the first step: the first run stops at the minimum
+  // of 3 steps, and the other thread count takes the same steps.
+  EXPECT_EQ(steps_of(quote(long_scene) + " --max-seconds 0.000001"), (Steps{"3", "3"}));
+  // 0.2 s of a 1-sphere scene: far more than 3 steps, far fewer than 1e8, same for both.
+  const Steps budget = steps_of(quote(long_scene) + " --max-seconds 0.2");
+  ASSERT_EQ(budget.size(), 2u);
+  std::printf("steps in 0.2 s: %s\n", budget[0].c_str());
+  EXPECT_GT(std::stol(budget[0]), 3);
+  EXPECT_LT(std::stol(budget[0]), 100000000);
+  EXPECT_EQ(budget[0], budget[1]);
+}
+
+TEST(Cli, BenchBadFlagsAndNamedScenesExitTwoWithOneLine) {
+  const std::string box = quote(write_scene(kBenchBox, ".box.json"));
+  const std::string missing = kOut + "/no_such_bench_scene.json";
+  const std::string malformed = kBad + "malformed.json";
+  struct Case {
+    std::string args;
+    std::string starts;  // what stderr's one line starts with
+  };
+  const std::vector<Case> cases = {
+      {"bench " + box + " --threads 0", "pabd bench: --threads: expected"},
+      {"bench " + box + " --threads -1", "pabd bench: --threads: expected"},
+      {"bench " + box + " --threads 1,x", "pabd bench: --threads: expected"},
+      {"bench " + box + " --threads 1.5", "pabd bench: --threads: expected"},
+      {"bench " + box + " --threads 1,,2", "pabd bench: --threads: expected"},
+      {"bench " + box + " --threads ''", "pabd bench: --threads: expected"},
+      {"bench " + box + " --steps 0", "pabd bench: --steps: expected"},
+      {"bench " + box + " --steps abc", "pabd: "},
+      {"bench " + box + " --repeat 0", "pabd bench: --repeat: expected"},
+      {"bench " + box + " --max-seconds -1", "pabd bench: --max-seconds: expected"},
+      {"bench " + box + " --csv ''", "pabd bench: --csv: expected"},
+      {"bench " + box + " --bogus", "pabd: "},
+      {"bench --scenes " + quote(missing), "pabd bench: --scenes: " + missing},
+      // Named files are loaded before anything runs: the good one is not timed.
+      {"bench " + box + " " + quote(missing), missing + ": "},
+      {"bench " + box + " " + quote(malformed), malformed + ": line 5, column"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const Outcome r = run_pabd(c.args + " --quiet");
+    EXPECT_EQ(r.status, 2);  // bad input, as for `pabd run`
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_EQ(r.err.rfind(c.starts, 0), 0u) << r.err;
+    EXPECT_EQ(r.out, "");  // nothing was timed or printed
+  }
+}
+
+TEST(Cli, BenchSweepReportsBadScenesAndGoesOn) {
+  // A scenes folder with a good scene, a malformed one, one whose state becomes
+  // non-finite in step 1, and one above --max-bodies.
+  const std::string dir = out_path(".scenes");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/a_box.json") << kBenchBox;
+  std::ofstream(dir + "/b_malformed.json") << read_file(kBad + "malformed.json");
+  std::ofstream(dir + "/c_rocket.json") << R"({"settings": {"dt": 1e10, "gravity": [0, 0, 0]},
+    "bodies": [{"shape": {"type": "sphere", "radius": 0.1}, "velocity": [1e300, 0, 0]}]})";
+  std::ofstream(dir + "/d_two.json") << R"({"bodies": [
+    {"shape": {"type": "sphere", "radius": 1}}, {"shape": {"type": "sphere", "radius": 1},
+     "position": [5, 0, 0]}]})";
+  std::ofstream(dir + "/notes.txt") << "not a scene";
+  const std::string csv = out_path(".bench.csv");
+  const Outcome r = run_pabd("bench --scenes " + quote(dir) +
+                             " --threads 1 --steps 2 --max-bodies 1 --quiet --csv " + quote(csv));
+  std::printf("%s", r.out.c_str());
+  EXPECT_EQ(r.status, 1);  // a row failed, the others ran
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_EQ(r.err.rfind("pabd bench: 2 rows failed", 0), 0u) << r.err;
+  const auto rows = bench_rows(csv);
+  ASSERT_EQ(rows.size(), 4u);  // one per *.json, sorted by name; notes.txt is not a scene
+  EXPECT_EQ(rows[0].at("scene"), "a_box");
+  EXPECT_EQ(rows[0].at("outcome"), "ok");
+  EXPECT_EQ(rows[0].at("steps"), "2");
+  EXPECT_EQ(rows[1].at("scene"), "b_malformed");
+  EXPECT_EQ(rows[1].at("outcome").rfind("error: line 5, column", 0), 0u) << rows[1].at("outcome");
+  EXPECT_EQ(rows[1].at("threads"), "");  // not run
+  EXPECT_EQ(rows[2].at("scene"), "c_rocket");
+  // 1e300 m/s for 1e10 s leaves the doubles in step 1 (as in `pabd run`'s test).
+  EXPECT_EQ(rows[2].at("outcome"), "non-finite at step 1");
+  EXPECT_EQ(rows[2].at("steps"), "0");
+  EXPECT_EQ(rows[3].at("scene"), "d_two");
+  EXPECT_EQ(rows[3].at("bodies"), "2");
+  EXPECT_EQ(rows[3].at("outcome"), "skipped (2 bodies > --max-bodies 1)");
+  // The table on stdout shows the same outcomes.
+  EXPECT_NE(r.out.find("| error: line 5, column"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| non-finite at step 1 |"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BenchWithoutScenesSweepsTheSourceScenesFolder) {
+  // ./scenes if the test runs where there is one, else the source tree's (ctest runs
+  // in the build tree, which has none).
+  const std::string dir =
+      std::filesystem::is_directory("scenes") ? std::string("scenes") : kSource + "/scenes";
+  std::size_t json_files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    json_files += entry.path().extension() == ".json" ? 1 : 0;
+  const std::string csv = out_path(".bench.csv");
+  // --max-bodies 1 times only the one-body scenes, so the sweep stays fast.
+  const Outcome r =
+      run_pabd("bench --threads 1 --steps 1 --max-bodies 1 --quiet --csv " + quote(csv));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(std::to_string(json_files) + " files in " + dir + ";"), std::string::npos)
+      << r.out;
+  const auto rows = bench_rows(csv);
+  EXPECT_EQ(rows.size(), json_files);  // one thread count: one row per scene
+  std::size_t timed = 0;
+  for (const auto& row : rows) timed += row.at("outcome") == "ok" ? 1 : 0;
+  EXPECT_GE(timed, 1u);  // pendulum.json has one moving body
 }
 
 }  // namespace

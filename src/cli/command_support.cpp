@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -14,6 +15,50 @@ std::string format_number(double x) {
   char buf[64];
   const auto result = std::to_chars(buf, buf + sizeof buf, x);
   return std::string(buf, result.ptr);
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + mid, v.end());
+  if (v.size() % 2 == 1) return v[mid];
+  const double upper = v[mid];
+  return 0.5 * (*std::max_element(v.begin(), v.begin() + mid) + upper);
+}
+
+void StepSamples::add(double wall_ms, const StageTimings& t, int contact_count) {
+  step_ms.push_back(wall_ms);
+  contacts.push_back(contact_count);
+  detect.push_back(t.detect_ms);
+  predict.push_back(t.predict_ms);
+  bonds.push_back(t.bonds_ms);
+  solve.push_back(t.solve_ms);
+  dual.push_back(t.dual_ms);
+  velocities.push_back(t.velocities_ms);
+  total.push_back(t.total_ms);
+  // Everything but collision detection: the paper's t_solve.
+  solver.push_back(t.predict_ms + t.bonds_ms + t.solve_ms + t.dual_ms + t.velocities_ms);
+}
+
+std::vector<std::pair<const char*, const std::vector<double>*>> StepSamples::stages() const {
+  return {{"detect", &detect}, {"predict", &predict},       {"bonds", &bonds}, {"solve", &solve},
+          {"dual", &dual},     {"velocities", &velocities}, {"total", &total}};
+}
+
+StepResult timed_step(World& world, StepSamples& samples) {
+  using Clock = std::chrono::steady_clock;  // monotonic, as the contract asks
+  const Clock::time_point t0 = Clock::now();
+  const StepResult result = world.step();
+  const double wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (result.ok) samples.add(wall_ms, world.last_timings(), world.contact_count());
+  return result;
 }
 
 std::unique_ptr<std::ofstream> open_output(const std::string& command, const std::string& path) {

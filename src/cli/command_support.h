@@ -1,13 +1,18 @@
 // What every `pabd` subcommand shares: exit statuses, the one-line failure
-// that ends a command, round-trip number formatting, output files opened
-// before simulating, and the mapping of every way a command can end to one
-// stderr line and a status (docs/scene-format.md).
+// that ends a command, round-trip number formatting, CSV fields, output files
+// opened before simulating, the mapping of every way a command can end to one
+// stderr line and a status (docs/scene-format.md), and the per-step timing
+// samples that `pabd run --stats` and `pabd bench` report as medians.
 #pragma once
 
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "pabd/world.h"
 
 namespace pabd::cli {
 
@@ -26,6 +31,27 @@ struct CommandFailure {
 
 /// Shortest text that reads back as the same double (std::to_chars round trip).
 std::string format_number(double x);
+
+/// A text as a CSV field (RFC 4180 quoting when it holds , " or a line break).
+std::string csv_field(const std::string& s);
+
+/// Median of the samples (mean of the two middle ones for an even count); 0 when empty.
+double median(std::vector<double> v);
+
+/// Per-step samples of the wall time and of each of World::last_timings()' stages [ms].
+struct StepSamples {
+  std::vector<double> step_ms, detect, predict, bonds, solve, dual, velocities, total, solver;
+  std::vector<double> contacts;  ///< contact points of each step
+
+  void add(double wall_ms, const StageTimings& t, int contact_count);
+
+  /// (name, samples) in the order of the step's stages.
+  std::vector<std::pair<const char*, const std::vector<double>*>> stages() const;
+};
+
+/// Runs world.step() timed with a monotonic clock; a successful step is added to
+/// `samples` (wall time, stage timings, contact count), a failed one is not.
+StepResult timed_step(World& world, StepSamples& samples);
 
 /// Opens an output file now (nullptr for an empty path), so an unwritable path
 /// fails with status 1 before any simulation; `command` prefixes the message.

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cli/bench_command.h"
 #include "cli/converge_command.h"
 #include "cli/run_command.h"
 #include "cli/view_command.h"
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
   pabd::cli::add_run_command(app, exit_status);
   pabd::cli::add_view_command(app, exit_status);
   pabd::cli::add_converge_command(app, exit_status);
+  pabd::cli::add_bench_command(app, exit_status);
 
   try {
     app.parse(argc, argv);

@@ -61,14 +61,6 @@ struct RunArgs {
   CLI::Option* threads_opt = nullptr;
 };
 
-/// A body name as a CSV field (RFC 4180 quoting when it holds , " or a line break).
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 /// The value the user typed for an option (for messages).
 std::string typed(const CLI::Option* opt) {
   return opt->results().empty() ? std::string() : opt->results().back();
@@ -149,43 +141,10 @@ class Progress {
   Clock::time_point last_ = start_;
 };
 
-// ---------------------------------------------------------------------------
-// Timing statistics.
+// Timing statistics: StepSamples and median() (command_support.h), shared with
+// `pabd bench`.
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  if (v.size() % 2 == 1) return v[mid];
-  const double upper = v[mid];
-  return 0.5 * (*std::max_element(v.begin(), v.begin() + mid) + upper);
-}
-
-/// Per-step samples of the wall time and of each of World::last_timings()' stages.
-struct Samples {
-  std::vector<double> step_ms, detect, predict, bonds, solve, dual, velocities, total, solver;
-  std::vector<double> contacts;  ///< contact points of each step
-
-  void add(double wall_ms, const StageTimings& t, int contact_count) {
-    step_ms.push_back(wall_ms);
-    contacts.push_back(contact_count);
-    detect.push_back(t.detect_ms);
-    predict.push_back(t.predict_ms);
-    bonds.push_back(t.bonds_ms);
-    solve.push_back(t.solve_ms);
-    dual.push_back(t.dual_ms);
-    velocities.push_back(t.velocities_ms);
-    total.push_back(t.total_ms);
-    // Everything but collision detection: the paper's t_solve.
-    solver.push_back(t.predict_ms + t.bonds_ms + t.solve_ms + t.dual_ms + t.velocities_ms);
-  }
-
-  /// (name, samples) in the order of the step's stages.
-  std::vector<std::pair<const char*, const std::vector<double>*>> stages() const {
-    return {{"detect", &detect}, {"predict", &predict},       {"bonds", &bonds}, {"solve", &solve},
-            {"dual", &dual},     {"velocities", &velocities}, {"total", &total}};
-  }
-};
+using Samples = StepSamples;
 
 // ---------------------------------------------------------------------------
 // Outputs.
@@ -307,9 +266,7 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   Samples samples;
   Progress progress(steps, args.quiet);
   for (long long s = 1; s <= steps; ++s) {
-    const Clock::time_point t0 = Clock::now();
-    const StepResult result = world.step();
-    const double wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    const StepResult result = timed_step(world, samples);  // adds the step's samples if ok
     if (!result.ok) {
       progress.finish();
       if (states) states->flush();  // keep the rows up to the failure for inspection
@@ -320,7 +277,6 @@ int run(const RunArgs& args, const CLI::App& cmd) {
       throw CommandFailure{kExitFailure, scene.file + ": step " + std::to_string(result.step) +
                                              ": " + body + " state became non-finite"};
     }
-    samples.add(wall_ms, world.last_timings(), world.contact_count());
     if (states && s % args.every == 0) write_states(*states, world, moving);
     if (recording) {
       record_step_timings(rec, world.last_timings());
