@@ -14,6 +14,8 @@ packages=(
   libglfw3-dev libgl-dev libgl1-mesa-dri libimgui-dev libstb-dev xvfb xauth
   # the HTML player's browser test
   chromium
+  # the peer engines of bench/peers/ (optional at configure time)
+  libbullet-dev libode-dev libmujoco-dev
 )
 # Node.js and npm bundle three.js into the HTML player at build time; use the
 # machine's own if it has one.
