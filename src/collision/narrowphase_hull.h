@@ -339,6 +339,40 @@ PABD_HD_NOINLINE int best_face(const PlacedPolytope& p, const PlacedPolytope& q,
   return face;
 }
 
+/// Separation of two cores from their GJK result: the closest points when
+/// they are apart by more than `touch` [m], else EPA's deepest points.
+/// valid = false when EPA finds the Minkowski difference flat (the caller's
+/// face axis stands in); apart = true for the GJK case.
+struct CoreSeparation {
+  bool valid = false;
+  bool apart = false;
+  Vec3 normal;            ///< from A to B
+  Vec3 point_a, point_b;  ///< world [m]
+  Real separation = 0;    ///< signed [m]
+};
+
+template <typename CoreA, typename CoreB>
+PABD_HD CoreSeparation core_separation(const CoreA& core_a, const CoreB& core_b, const GjkResult& g,
+                                       Real touch, Vec3 a_to_b) {
+  CoreSeparation s;
+  if (!g.overlap && g.distance > touch) {
+    s.valid = s.apart = true;
+    s.normal = normalized_or(g.point_b - g.point_a, a_to_b);
+    s.point_a = g.point_a;
+    s.point_b = g.point_b;
+    s.separation = g.distance;
+    return s;
+  }
+  const EpaResult e = epa_penetration(core_a, core_b, g);
+  if (!e.valid) return s;
+  s.valid = true;
+  s.normal = e.normal;
+  s.point_a = e.point_a;
+  s.point_b = e.point_b;
+  s.separation = -e.depth;
+  return s;
+}
+
 /// Polytope (A) against polytope (B).
 PABD_HD_NOINLINE ContactManifold collide_polytopes(const PlacedPolytope& a, const PlacedPolytope& b,
                                                    Real margin) {
@@ -347,29 +381,18 @@ PABD_HD_NOINLINE ContactManifold collide_polytopes(const PlacedPolytope& a, cons
   if (length(b.pose.position - a.pose.position) - size > margin) return none;
   const HullCore core_a{a.hull, a.pose}, core_b{b.hull, b.pose};
   const GjkResult g = gjk_distance(core_a, core_b, b.pose.position - a.pose.position);
-  Vec3 n, point_a, point_b;
-  Real sep = 0;
-  if (!g.overlap && g.distance > kHullTouchDistance * size) {
-    if (g.distance > margin) return none;
-    n = normalized_or(g.point_b - g.point_a, b.pose.position - a.pose.position);
-    point_a = g.point_a;
-    point_b = g.point_b;
-    sep = g.distance;
-  } else {
-    const EpaResult e = epa_penetration(core_a, core_b, g);
-    if (e.valid) {
-      n = e.normal;
-      point_a = e.point_a;
-      point_b = e.point_b;
-      sep = -e.depth;
-    } else {
-      // Flat Minkowski difference (not for solids): the best face axis stands in.
-      Real sa = 0, sb = 0;
-      const int fa = best_face(a, b, sa), fb = best_face(b, a, sb);
-      sep = sa >= sb ? sa : sb;
-      n = sa >= sb ? face_normal_world(a, fa) : -face_normal_world(b, fb);
-      point_a = point_b = Real(0.5) * (a.pose.position + b.pose.position);
-    }
+  const CoreSeparation cs = core_separation(core_a, core_b, g, kHullTouchDistance * size,
+                                            b.pose.position - a.pose.position);
+  if (cs.apart && cs.separation > margin) return none;
+  Vec3 n = cs.normal, point_a = cs.point_a, point_b = cs.point_b;
+  Real sep = cs.separation;
+  if (!cs.valid) {
+    // Flat Minkowski difference (not for solids): the best face axis stands in.
+    Real sa = 0, sb = 0;
+    const int fa = best_face(a, b, sa), fb = best_face(b, a, sb);
+    sep = sa >= sb ? sa : sb;
+    n = sa >= sb ? face_normal_world(a, fa) : -face_normal_world(b, fb);
+    point_a = point_b = Real(0.5) * (a.pose.position + b.pose.position);
   }
 
   // Face or edge contact, chosen as box-box chooses (see the top of the file).
@@ -546,29 +569,18 @@ PABD_HD_NOINLINE ContactManifold collide_capsule_hull(Real radius, Real half_hei
   const HullCore core_b{&hull, pose_b};
   const GjkResult g = gjk_distance(core_a, core_b, pose_b.position - pose_a.position);
   const Real scale = hull.radius + half_height;
-  Vec3 n, qa, qb;
-  Real core_sep = 0;
-  if (!g.overlap && g.distance > kHullTouchDistance * scale) {
-    if (g.distance - radius > margin) return m;
-    n = normalized_or(g.point_b - g.point_a, pose_b.position - pose_a.position);
-    qa = g.point_a;
-    qb = g.point_b;
-    core_sep = g.distance;
-  } else {
-    const EpaResult e = epa_penetration(core_a, core_b, g);
-    if (e.valid) {
-      n = e.normal;
-      qa = e.point_a;
-      qb = e.point_b;
-      core_sep = -e.depth;
-    } else {
-      // Flat Minkowski difference (cannot happen for a solid hull): the face axis.
-      int face = 0;
-      core_sep = hull_face_distance(hull, to_local(pose_b, pose_a.position), face);
-      n = -face_normal_world(b, face);
-      qa = pose_a.position;
-      qb = qa + core_sep * n;
-    }
+  const CoreSeparation cs = core_separation(core_a, core_b, g, kHullTouchDistance * scale,
+                                            pose_b.position - pose_a.position);
+  if (cs.apart && cs.separation - radius > margin) return m;
+  Vec3 n = cs.normal, qa = cs.point_a, qb = cs.point_b;
+  Real core_sep = cs.separation;
+  if (!cs.valid) {
+    // Flat Minkowski difference (cannot happen for a solid hull): the face axis.
+    int face = 0;
+    core_sep = hull_face_distance(hull, to_local(pose_b, pose_a.position), face);
+    n = -face_normal_world(b, face);
+    qa = pose_a.position;
+    qb = qa + core_sep * n;
   }
   // A face contact when n is close to a face normal of the hull.
   const int f = hull_face_most_aligned(hull, transpose_times(pose_b.rotation, -n));
