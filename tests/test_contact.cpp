@@ -561,10 +561,12 @@ TEST(Contact, ColouringSeparatesContactsAndBonds) {
 }
 
 /// A pile of boxes, spheres and capsules (deterministic jitter) dropped onto the ground.
-std::uint64_t run_pile(int threads, IterationOrder order, int* contacts) {
+std::uint64_t run_pile(int threads, IterationOrder order, int* contacts, bool observe = false) {
   WorldDef wd = world_def(20, threads);
   wd.iteration_order = order;
   World w(wd);
+  int observed = 0;
+  if (observe) w.set_iteration_observer([&observed](int) { ++observed; });
   add_ground(w);
   unsigned state = 12345u;
   auto jitter = [&state] {  // LCG in [-1, 1): the same on every platform
@@ -585,6 +587,9 @@ std::uint64_t run_pile(int threads, IterationOrder order, int* contacts) {
       }
   for (int s = 0; s < 10; ++s) EXPECT_TRUE(w.step().ok);
   *contacts = w.contact_count();
+  if (observe) {
+    EXPECT_EQ(observed, 10 * 21);  // once before and once after each iteration
+  }
   return w.state_hash();
 }
 
@@ -604,6 +609,22 @@ TEST(Contact, PileIsDeterministicAcrossThreadCounts) {
     EXPECT_EQ(one, two);
     EXPECT_EQ(one, three);
   }
+}
+
+// (f) Jacobi defers each contact's dual update into the next iteration's
+// weights (contact_dual_then_weights_kernel) unless an iteration observer is
+// installed, which must see every iteration's multipliers. Both read the same
+// iterate, so the fused and separate kernels must give the same bits.
+TEST(Contact, FusedDualUpdateGivesTheSameBitsAsSeparateKernels) {
+  int fused_contacts = 0, separate_contacts = 0;
+  const std::uint64_t fused = run_pile(2, IterationOrder::Jacobi, &fused_contacts);
+  const std::uint64_t separate =
+      run_pile(2, IterationOrder::Jacobi, &separate_contacts, /*observe=*/true);
+  std::printf("fused %016llx, separate %016llx, contacts %d %d\n",
+              static_cast<unsigned long long>(fused), static_cast<unsigned long long>(separate),
+              fused_contacts, separate_contacts);
+  EXPECT_GT(fused_contacts, 1000);
+  EXPECT_EQ(fused, separate);
 }
 
 }  // namespace

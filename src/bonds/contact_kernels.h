@@ -15,16 +15,16 @@ namespace pabd {
 PABD_HD ContactPoints contact_points(const BodyArrays& bodies, const ContactArrays& c, int k) {
   const int a = c.end_body[2 * k], b = c.end_body[2 * k + 1];
   const Vec3* x = c.slot_local + kContactSlots * k;
-  ContactPoints p;
-  p.radius_a = c.end_radius[2 * k];
-  p.radius_b = c.end_radius[2 * k + 1];
+  const Real radius_a = c.end_radius[2 * k], radius_b = c.end_radius[2 * k + 1];
   // A non-round end's surface anchor is its core anchor (contact_arrays.h).
-  p.a_core = world_point(bodies, a, x[0]);
-  p.a_surface = p.radius_a > 0 ? world_point(bodies, a, x[1]) : p.a_core;
-  p.b_core = world_point(bodies, b, x[2]);
-  p.b_surface = p.radius_b > 0 ? world_point(bodies, b, x[3]) : p.b_core;
-  p.gap_offset = c.gap_offset[k];
-  return p;
+  const Vec3 a_core = world_point(bodies, a, x[0]);
+  const Vec3 b_core = world_point(bodies, b, x[2]);
+  // Built in one aggregate: a default-constructed struct filled field by field
+  // was zeroed first (rep stos), then stalled the loads that followed (perf).
+  return ContactPoints{a_core,         radius_a > 0 ? world_point(bodies, a, x[1]) : a_core,
+                       b_core,         radius_b > 0 ? world_point(bodies, b, x[3]) : b_core,
+                       radius_a,       radius_b,
+                       c.gap_offset[k]};
 }
 
 /// Contact k's normal and tangential penalties.
@@ -32,25 +32,38 @@ PABD_HD ContactPenalty contact_penalty(const ContactArrays& c, int k) {
   return {c.normal_penalty[k], c.penalty[k]};
 }
 
-/// Evaluates contact k at the current iterate and stores its slots' weights and pulls.
-PABD_HD void contact_weights_kernel(const BodyArrays& bodies, const ContactArrays& c, int k,
-                                    const HardBondSettings& hard, Real h2) {
+/// Contact k's slot weights and pulls from its anchors p at the current iterate.
+PABD_HD void contact_store_weights(const BodyArrays& bodies, const ContactArrays& c, int k,
+                                   const ContactPoints& p, const HardBondSettings& hard, Real h2) {
   const BondShares sh =
       hard_bond_shares(inverse_mass(bodies, c.end_body[2 * k]),
                        inverse_mass(bodies, c.end_body[2 * k + 1]), hard.full_split);
-  const ContactSlotWeights out =
-      contact_weights(contact_points(bodies, c, k), c.normal[k], c.friction[k],
-                      contact_penalty(c, k), c.lambda[k], sh.a, sh.b, h2);
-  for (int j = 0; j < kContactSlots; ++j) {
-    c.slot_weight[kContactSlots * k + j] = out.weight[j];
-    c.slot_pull[kContactSlots * k + j] = out.pull[j];
-  }
+  contact_weights(p, c.normal[k], c.friction[k], contact_penalty(c, k), c.lambda[k], sh.a, sh.b, h2,
+                  c.slot_weight + kContactSlots * k, c.slot_pull + kContactSlots * k);
+}
+
+/// Evaluates contact k at the current iterate and stores its slots' weights and pulls.
+PABD_HD void contact_weights_kernel(const BodyArrays& bodies, const ContactArrays& c, int k,
+                                    const HardBondSettings& hard, Real h2) {
+  contact_store_weights(bodies, c, k, contact_points(bodies, c, k), hard, h2);
 }
 
 /// After an iteration: the augmented-Lagrangian update of contact k.
 PABD_HD void contact_dual_kernel(const BodyArrays& bodies, const ContactArrays& c, int k) {
   contact_dual_update(contact_points(bodies, c, k), c.normal[k], c.friction[k],
                       contact_penalty(c, k), c.lambda[k], c.sticking[k]);
+}
+
+/// contact_dual_kernel of the previous iteration then contact_weights_kernel
+/// of this one, from one evaluation of the anchors: both read the same iterate,
+/// so the result is bit-identical to the two kernels in turn, and the contact's
+/// data is read once per iteration instead of twice.
+PABD_HD void contact_dual_then_weights_kernel(const BodyArrays& bodies, const ContactArrays& c,
+                                              int k, const HardBondSettings& hard, Real h2) {
+  const ContactPoints p = contact_points(bodies, c, k);
+  contact_dual_update(p, c.normal[k], c.friction[k], contact_penalty(c, k), c.lambda[k],
+                      c.sticking[k]);
+  contact_store_weights(bodies, c, k, p, hard, h2);
 }
 
 /// Energy of contact k at the current iterate [J] (contact_energy).

@@ -169,6 +169,14 @@ __global__ void contact_dual_kernel(BodyArrays bodies, ContactArrays contacts) {
   ::pabd::contact_dual_kernel(bodies, contacts, i);
 }
 
+/// Jacobi: the previous iteration's dual update fused into this one's weights.
+__global__ void contact_dual_then_weights_kernel(BodyArrays bodies, ContactArrays contacts,
+                                                 HardBondSettings s, Real h2) {
+  const int i = thread_index();
+  if (i >= contacts.count) return;
+  ::pabd::contact_dual_then_weights_kernel(bodies, contacts, i, s, h2);
+}
+
 /// out[i] = energy of contact i [J].
 __global__ void contact_energy_kernel(BodyArrays bodies, ContactArrays contacts, Real* out) {
   const int i = thread_index();

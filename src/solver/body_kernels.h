@@ -71,6 +71,8 @@ PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds,
   if (contacts.begin) {
     for (int e_at = contacts.begin[i]; e_at < contacts.begin[i + 1]; ++e_at) {
       const int e = contacts.index[e_at];
+      // Skipped, not added as zeros: most speculative contacts do not push.
+      if (contacts.weight[e] == 0) continue;
       add_bond_end(sys, contacts.weight[e], contacts.local[e], contacts.pull[e], !k.rigid_local);
     }
   }

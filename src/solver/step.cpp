@@ -11,6 +11,7 @@
 //     solve     per body: gather bond then contact ends, 12x12 global solve, closest
 //               rotation; then the optional acceleration (solver/acceleration.h)
 //     dual      per bond and per contact: augmented-Lagrangian update from iterate k+1
+//               (Jacobi: a contact's is fused into the next iteration's bonds stage)
 //   velocities  per body: v and w from the start and end poses
 //   restitution only when some body has restitution and a contact bounces:
 //               Jacobi rounds of per-contact impulses and per-body gathers
@@ -118,6 +119,10 @@ StepResult WorldImpl::step() {
   if (accelerate)
     parallel_for(pf, threads, nb, [&](int i) { acceleration_start_kernel(bodies, i); });
   Real omega = 1;
+  // Jacobi: the contacts' dual update is deferred into the next iteration's
+  // weights (contact_dual_then_weights_kernel), except after the last
+  // iteration, or when an observer must see every iteration's multipliers.
+  const bool fuse_contact_dual = !colored && !observer;
 
   for (int it = 0; it < settings.iterations; ++it) {
     if (contact_colours) {
@@ -159,8 +164,13 @@ StepResult WorldImpl::step() {
       t0 = Clock::now();
       parallel_for(pf, threads, nc,
                    [&](int i) { bond_weights_kernel(bodies, bonds, i, hard, h2); });
-      parallel_for(pf, threads, nk,
-                   [&](int i) { contact_weights_kernel(bodies, contact, i, hard, h2); });
+      if (fuse_contact_dual && it > 0)
+        parallel_for(pf, threads, nk, [&](int i) {
+          contact_dual_then_weights_kernel(bodies, contact, i, hard, h2);
+        });
+      else
+        parallel_for(pf, threads, nk,
+                     [&](int i) { contact_weights_kernel(bodies, contact, i, hard, h2); });
       t.bonds_ms += ms_since(t0);
       t0 = Clock::now();
       parallel_for(pf, threads, nb,
@@ -178,7 +188,8 @@ StepResult WorldImpl::step() {
 
     t0 = Clock::now();
     parallel_for(pf, threads, nc, [&](int i) { bond_dual_kernel(bodies, bonds, i, hard, h2); });
-    parallel_for(pf, threads, nk, [&](int i) { contact_dual_kernel(bodies, contact, i); });
+    if (!fuse_contact_dual || it + 1 == settings.iterations)
+      parallel_for(pf, threads, nk, [&](int i) { contact_dual_kernel(bodies, contact, i); });
     t.dual_ms += ms_since(t0);
 
     if (observer) observer(it);
