@@ -124,26 +124,46 @@ PABD_HD void contact_end_pull(Real* weight, Vec3* pull, int first, Vec3 core, Ve
   pull[first + 1] = w * (surface + (correction - normal_part));
 }
 
+/// What a contact's ends do with its force in the iterations, fixed for the
+/// step: each end's slot weight w = h^2 kappa / s and correction scale s / kappa
+/// for its share s (bond_shares.h), so that a force F corrects the end by
+/// its share of C' = F / kappa; both 0 for an end with share 0 (static).
+struct ContactEndScales {
+  Real weight_a = 0, weight_b = 0;  ///< [N m^-1 s^2]
+  Real scale_a = 0, scale_b = 0;    ///< [m/N]
+};
+
+/// The end scales of a contact of normal penalty kappa and shares s_a, s_b.
+PABD_HD ContactEndScales contact_end_scales(Real kappa, Real share_a, Real share_b, Real h2) {
+  ContactEndScales e;
+  if (share_a > 0) {
+    e.weight_a = h2 * kappa / share_a;
+    e.scale_a = share_a / kappa;
+  }
+  if (share_b > 0) {
+    e.weight_b = h2 * kappa / share_b;
+    e.scale_b = share_b / kappa;
+  }
+  return e;
+}
+
 /// Weights and pulls of a contact's four slots (A core, A surface, B core, B
 /// surface) at the iterate, written to `weight[0..4)` and `pull[0..4)`:
 /// targets that apply the cone-projected force kappa C + lambda, or weight 0
-/// when it would pull. An end with share 0 (static) gets weight 0.
+/// when it would pull or for a static end.
 PABD_HD void contact_weights(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
-                             Vec3 lambda, Real share_a, Real share_b, Real h2, Real* weight,
-                             Vec3* pull) {
+                             Vec3 lambda, const ContactEndScales& ends, Real* weight, Vec3* pull) {
   const ConeForce f = friction_cone_projection(
       contact_penalty_force(pen, contact_violation(p, n), n) + lambda, n, mu);
   // Written in place: returning a zeroed 4-slot struct cost 13% of the kernel (perf).
   for (int j = 0; j < 4; ++j) weight[j] = 0;
   if (!f.pushing) return;
-  const Real kappa = pen.normal;
-  const Vec3 c = (Real(1) / kappa) * f.force;
-  if (share_a > 0)
-    contact_end_pull(weight, pull, 0, p.a_core, p.a_surface, p.radius_a > 0, (-share_a) * c, n,
-                     h2 * kappa / share_a);
-  if (share_b > 0)
-    contact_end_pull(weight, pull, 2, p.b_core, p.b_surface, p.radius_b > 0, share_b * c, n,
-                     h2 * kappa / share_b);
+  if (ends.weight_a > 0)
+    contact_end_pull(weight, pull, 0, p.a_core, p.a_surface, p.radius_a > 0,
+                     (-ends.scale_a) * f.force, n, ends.weight_a);
+  if (ends.weight_b > 0)
+    contact_end_pull(weight, pull, 2, p.b_core, p.b_surface, p.radius_b > 0, ends.scale_b * f.force,
+                     n, ends.weight_b);
 }
 
 /// Share of a start-of-step penetration that a step keeps (see the top of this file).

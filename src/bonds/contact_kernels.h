@@ -32,20 +32,32 @@ PABD_HD ContactPenalty contact_penalty(const ContactArrays& c, int k) {
   return {c.normal_penalty[k], c.penalty[k]};
 }
 
-/// Contact k's slot weights and pulls from its anchors p at the current iterate.
-PABD_HD void contact_store_weights(const BodyArrays& bodies, const ContactArrays& c, int k,
-                                   const ContactPoints& p, const HardBondSettings& hard, Real h2) {
+/// Start of a step, after detection: contact k's end scales for the
+/// iterations (ContactEndScales), from its bodies' shares and normal penalty.
+PABD_HD void contact_prepare_kernel(const BodyArrays& bodies, const ContactArrays& c, int k,
+                                    const HardBondSettings& hard, Real h2) {
   const BondShares sh =
       hard_bond_shares(inverse_mass(bodies, c.end_body[2 * k]),
                        inverse_mass(bodies, c.end_body[2 * k + 1]), hard.full_split);
-  contact_weights(p, c.normal[k], c.friction[k], contact_penalty(c, k), c.lambda[k], sh.a, sh.b, h2,
+  const ContactEndScales e = contact_end_scales(c.normal_penalty[k], sh.a, sh.b, h2);
+  c.end_weight[2 * k] = e.weight_a;
+  c.end_weight[2 * k + 1] = e.weight_b;
+  c.end_scale[2 * k] = e.scale_a;
+  c.end_scale[2 * k + 1] = e.scale_b;
+}
+
+/// Contact k's slot weights and pulls from its anchors p at the current iterate.
+PABD_HD void contact_store_weights(const ContactArrays& c, int k, const ContactPoints& p) {
+  const ContactEndScales ends{c.end_weight[2 * k], c.end_weight[2 * k + 1], c.end_scale[2 * k],
+                              c.end_scale[2 * k + 1]};
+  contact_weights(p, c.normal[k], c.friction[k], contact_penalty(c, k), c.lambda[k], ends,
                   c.slot_weight + kContactSlots * k, c.slot_pull + kContactSlots * k);
 }
 
-/// Evaluates contact k at the current iterate and stores its slots' weights and pulls.
-PABD_HD void contact_weights_kernel(const BodyArrays& bodies, const ContactArrays& c, int k,
-                                    const HardBondSettings& hard, Real h2) {
-  contact_store_weights(bodies, c, k, contact_points(bodies, c, k), hard, h2);
+/// Evaluates contact k at the current iterate and stores its slots' weights
+/// and pulls (after contact_prepare_kernel).
+PABD_HD void contact_weights_kernel(const BodyArrays& bodies, const ContactArrays& c, int k) {
+  contact_store_weights(c, k, contact_points(bodies, c, k));
 }
 
 /// After an iteration: the augmented-Lagrangian update of contact k.
@@ -59,11 +71,11 @@ PABD_HD void contact_dual_kernel(const BodyArrays& bodies, const ContactArrays& 
 /// so the result is bit-identical to the two kernels in turn, and the contact's
 /// data is read once per iteration instead of twice.
 PABD_HD void contact_dual_then_weights_kernel(const BodyArrays& bodies, const ContactArrays& c,
-                                              int k, const HardBondSettings& hard, Real h2) {
+                                              int k) {
   const ContactPoints p = contact_points(bodies, c, k);
   contact_dual_update(p, c.normal[k], c.friction[k], contact_penalty(c, k), c.lambda[k],
                       c.sticking[k]);
-  contact_store_weights(bodies, c, k, p, hard, h2);
+  contact_store_weights(c, k, p);
 }
 
 /// Energy of contact k at the current iterate [J] (contact_energy).

@@ -65,6 +65,13 @@ struct ContactArrays {
   Vec3* lambda = nullptr;
   std::uint8_t* sticking = nullptr;  ///< 1 = static friction held at the last dual update
 
+  // Per-step constants of the iterations (contact_prepare_kernel): per end,
+  // the weight h^2 kappa / s of its slots and the scale s / kappa that turns
+  // the contact force into its correction, for its share s (bond_shares.h);
+  // both 0 for a static end.
+  Real* end_weight = nullptr;
+  Real* end_scale = nullptr;
+
   // Per-iteration output, read by the per-body gather.
   Real* slot_weight = nullptr;  ///< per slot
   Vec3* slot_pull = nullptr;    ///< per slot: w * target + h^2 * explicit force

@@ -155,6 +155,8 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   out.normal_penalty = at_least(cur_.normal_penalty, nc);
   out.lambda = at_least(cur_.lambda, nc);
   out.sticking = at_least(cur_.sticking, nc);
+  at_least(cur_.end_weight, 2LL * nc);
+  at_least(cur_.end_scale, 2LL * nc);
   at_least(cur_.slot_weight, 1LL * kContactSlots * nc);
   at_least(cur_.slot_pull, 1LL * kContactSlots * nc);
   PreviousContacts prev;
@@ -258,6 +260,8 @@ ContactArrays ContactDetector::arrays() {
   c.normal_penalty = cur_.normal_penalty.data();
   c.lambda = cur_.lambda.data();
   c.sticking = cur_.sticking.data();
+  c.end_weight = cur_.end_weight.data();
+  c.end_scale = cur_.end_scale.data();
   c.slot_weight = cur_.slot_weight.data();
   c.slot_pull = cur_.slot_pull.data();
   return c;

@@ -104,6 +104,8 @@ class ContactDetector {
     std::vector<Real> normal_penalty;
     std::vector<Vec3> lambda;
     std::vector<std::uint8_t> sticking;
+    std::vector<Real> end_weight;   ///< per end
+    std::vector<Real> end_scale;    ///< per end
     std::vector<Real> slot_weight;  ///< per slot
     std::vector<Vec3> slot_pull;    ///< per slot
   };

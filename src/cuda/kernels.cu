@@ -147,20 +147,26 @@ __global__ void bond_energy_kernel(BodyArrays bodies, BondArrays bonds, Real* ou
 
 // Per-contact kernels (collision/contact_arrays.h) --------------------------------
 
-__global__ void contact_weights_kernel(BodyArrays bodies, ContactArrays contacts,
+/// Start of a step: the contacts' end weights and correction scales.
+__global__ void contact_prepare_kernel(BodyArrays bodies, ContactArrays contacts,
                                        HardBondSettings s, Real h2) {
   const int i = thread_index();
   if (i >= contacts.count) return;
-  ::pabd::contact_weights_kernel(bodies, contacts, i, s, h2);
+  ::pabd::contact_prepare_kernel(bodies, contacts, i, s, h2);
+}
+
+__global__ void contact_weights_kernel(BodyArrays bodies, ContactArrays contacts) {
+  const int i = thread_index();
+  if (i >= contacts.count) return;
+  ::pabd::contact_weights_kernel(bodies, contacts, i);
 }
 
 /// Colored sweeps: the contacts touching one colour, order[0 .. count).
 __global__ void contact_weights_colour_kernel(BodyArrays bodies, ContactArrays contacts,
-                                              HardBondSettings s, Real h2, const int* order,
-                                              int count) {
+                                              const int* order, int count) {
   const int j = thread_index();
   if (j >= count) return;
-  ::pabd::contact_weights_kernel(bodies, contacts, order[j], s, h2);
+  ::pabd::contact_weights_kernel(bodies, contacts, order[j]);
 }
 
 __global__ void contact_dual_kernel(BodyArrays bodies, ContactArrays contacts) {
@@ -170,11 +176,10 @@ __global__ void contact_dual_kernel(BodyArrays bodies, ContactArrays contacts) {
 }
 
 /// Jacobi: the previous iteration's dual update fused into this one's weights.
-__global__ void contact_dual_then_weights_kernel(BodyArrays bodies, ContactArrays contacts,
-                                                 HardBondSettings s, Real h2) {
+__global__ void contact_dual_then_weights_kernel(BodyArrays bodies, ContactArrays contacts) {
   const int i = thread_index();
   if (i >= contacts.count) return;
-  ::pabd::contact_dual_then_weights_kernel(bodies, contacts, i, s, h2);
+  ::pabd::contact_dual_then_weights_kernel(bodies, contacts, i);
 }
 
 /// out[i] = energy of contact i [J].

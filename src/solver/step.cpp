@@ -5,7 +5,8 @@
 //               contacts, the body colouring over bonds and contacts
 //   predict     per body: inertial target s and first iterate q^0 = s
 //   warm start  per bond: augmented-Lagrangian penalty and multiplier; for
-//               joint limits and drives, the start coordinate and drive target
+//               joint limits and drives, the start coordinate and drive target;
+//               per contact: its ends' weights and correction scales
 //   K times:
 //     bonds     per bond and per contact: weight and pull for both ends, from iterate k
 //     solve     per body: gather bond then contact ends, 12x12 global solve, closest
@@ -106,6 +107,8 @@ StepResult WorldImpl::step() {
   t0 = Clock::now();
   parallel_for(pf, threads, nb, [&](int i) { predict_kernel(bodies, i, k); });
   parallel_for(pf, threads, nc, [&](int i) { bond_warm_start_kernel(bodies, bonds, i, hard, h2); });
+  parallel_for(pf, threads, nk,
+               [&](int i) { contact_prepare_kernel(bodies, contact, i, hard, h2); });
   // Joint limits and drives: coordinates at the step's start, drive targets at its end time.
   parallel_for(pf, threads, nc, [&, t_end = Real(steps_taken + 1) * settings.dt](int i) {
     axis_bond_step_kernel(bodies, bonds, i, hard, t_end, settings.dt);
@@ -135,9 +138,8 @@ StepResult WorldImpl::step() {
         t0 = Clock::now();
         parallel_for(pf, threads, cc.bond_colour_begin[c + 1] - cc.bond_colour_begin[c],
                      [&](int j) { bond_weights_kernel(bodies, bonds, bond_order[j], hard, h2); });
-        parallel_for(
-            pf, threads, cc.contact_colour_begin[c + 1] - cc.contact_colour_begin[c],
-            [&](int j) { contact_weights_kernel(bodies, contact, contact_order[j], hard, h2); });
+        parallel_for(pf, threads, cc.contact_colour_begin[c + 1] - cc.contact_colour_begin[c],
+                     [&](int j) { contact_weights_kernel(bodies, contact, contact_order[j]); });
         t.bonds_ms += ms_since(t0);
         t0 = Clock::now();
         parallel_for(pf, threads, cc.colour_begin[c + 1] - cc.colour_begin[c], [&](int j) {
@@ -165,12 +167,10 @@ StepResult WorldImpl::step() {
       parallel_for(pf, threads, nc,
                    [&](int i) { bond_weights_kernel(bodies, bonds, i, hard, h2); });
       if (fuse_contact_dual && it > 0)
-        parallel_for(pf, threads, nk, [&](int i) {
-          contact_dual_then_weights_kernel(bodies, contact, i, hard, h2);
-        });
-      else
         parallel_for(pf, threads, nk,
-                     [&](int i) { contact_weights_kernel(bodies, contact, i, hard, h2); });
+                     [&](int i) { contact_dual_then_weights_kernel(bodies, contact, i); });
+      else
+        parallel_for(pf, threads, nk, [&](int i) { contact_weights_kernel(bodies, contact, i); });
       t.bonds_ms += ms_since(t0);
       t0 = Clock::now();
       parallel_for(pf, threads, nb,
