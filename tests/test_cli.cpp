@@ -233,8 +233,9 @@ TEST(Cli, StatsJsonHasTheContractKeys) {
   EXPECT_LE(ms.at("median").get<double>(), ms.at("max").get<double>());
   EXPECT_GE(j.at("collision_ms").get<double>(), 0.0);
   EXPECT_GE(j.at("solve_ms").get<double>(), 0.0);
-  for (const char* stage : {"detect_ms", "predict_ms", "bonds_ms", "solve_ms", "dual_ms",
-                            "velocities_ms", "total_ms"}) {
+  for (const char* stage :
+       {"detect_ms", "broadphase_ms", "narrowphase_ms", "contact_setup_ms", "contact_load_ms",
+        "predict_ms", "bonds_ms", "solve_ms", "dual_ms", "velocities_ms", "total_ms"}) {
     EXPECT_TRUE(j.at("stages").contains(stage)) << stage;
   }
   // The summary on stdout carries the same figures for a human.
@@ -362,7 +363,9 @@ std::vector<std::string> csv_fields(const std::string& line) {
 
 const char* kBenchCsvHeader =
     "scene,bodies,joints,iterations,threads,steps,collision_ms,solve_ms,total_ms,contacts,"
-    "outcome,commit,machine,compiler";
+    "outcome,commit,machine,compiler,stage_detect_ms,stage_broadphase_ms,stage_narrowphase_ms,"
+    "stage_contact_setup_ms,stage_contact_load_ms,stage_predict_ms,stage_bonds_ms,"
+    "stage_solve_ms,stage_dual_ms,stage_velocities_ms,stage_total_ms";
 
 /// The CSV's data rows as maps from column name to text; the header is checked.
 std::vector<std::map<std::string, std::string>> bench_rows(const std::string& csv_path) {
@@ -436,6 +439,14 @@ TEST(Cli, BenchTimesEachSceneAtEachThreadCount) {
     // at least each stage's, and medians keep that order.
     EXPECT_GE(total, collision);
     EXPECT_GE(total, solve);
+    // Per-stage medians: the collision stage's is collision_ms; its parts are
+    // laps of one clock inside it, so each part's median is at most its median.
+    EXPECT_EQ(row.at("stage_detect_ms"), row.at("collision_ms"));
+    for (const char* part : {"stage_broadphase_ms", "stage_narrowphase_ms",
+                             "stage_contact_setup_ms", "stage_contact_load_ms"}) {
+      EXPECT_GE(std::stod(row.at(part)), 0.0) << part;
+      EXPECT_LE(std::stod(row.at(part)), collision) << part;
+    }
   }
   // The table on stdout names the build and has the same four rows.
   EXPECT_NE(r.out.find("commit " + rows[0].at("commit")), std::string::npos) << r.out;

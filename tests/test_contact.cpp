@@ -627,5 +627,28 @@ TEST(Contact, FusedDualUpdateGivesTheSameBitsAsSeparateKernels) {
   EXPECT_EQ(fused, separate);
 }
 
+// (g) The collision stage's parts (StageTimings) are laps of one clock inside
+// it: none is negative and together they are at most the whole stage.
+TEST(Contact, DetectPartsAddUpToAtMostTheCollisionStage) {
+  World w(world_def());
+  add_ground(w);
+  for (int i = 0; i < 20; ++i)
+    add_body(w, box_shape({0.5, 0.5, 0.5}), {0.6 * (i % 5), 0.25 + 0.5 * (i / 5), 0}, 1);
+  for (int s = 0; s < 5; ++s) ASSERT_TRUE(w.step().ok);
+  const StageTimings t = w.last_timings();
+  const double parts[] = {t.broadphase_ms, t.narrowphase_ms, t.contact_setup_ms, t.contact_load_ms};
+  double sum = 0;
+  for (const double p : parts) {
+    EXPECT_GE(p, 0.0);
+    sum += p;
+  }
+  std::printf("detect %.4f ms: broadphase %.4f, narrowphase %.4f, setup %.4f, load %.4f\n",
+              t.detect_ms, parts[0], parts[1], parts[2], parts[3]);
+  EXPECT_GT(w.contact_count(), 0);
+  // 1e-9 ms: the rounding of four durations converted to double milliseconds.
+  EXPECT_LE(sum, t.detect_ms + 1e-9);
+  EXPECT_GT(sum, 0.0);  // the parts were timed at all
+}
+
 }  // namespace
 }  // namespace pabd

@@ -342,7 +342,15 @@ struct BodyState {
 
 /// Wall-clock milliseconds spent in each named stage of the last step.
 struct StageTimings {
-  double detect_ms = 0;      ///< collision detection: broadphase, narrowphase, contact arrays
+  double detect_ms = 0;  ///< collision detection: broadphase, narrowphase, contact arrays
+  /// Parts of detect_ms: the swept boxes and the tree's candidate pairs.
+  double broadphase_ms = 0;
+  /// Parts of detect_ms: every candidate pair's manifold.
+  double narrowphase_ms = 0;
+  /// Parts of detect_ms: the contact arrays, warm starts and per-body adjacency.
+  double contact_setup_ms = 0;
+  /// Parts of detect_ms: the load-aware normal penalties (collision/contact_load.h).
+  double contact_load_ms = 0;
   double predict_ms = 0;     ///< inertial prediction
   double bonds_ms = 0;       ///< per-bond weights and targets, all iterations
   double solve_ms = 0;       ///< per-body global solve and local projection, all iterations

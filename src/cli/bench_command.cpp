@@ -70,8 +70,9 @@ struct Row {
   int threads = 0;
   long long steps = 0;                                                ///< steps of each run
   double collision_ms = 0, solve_ms = 0, total_ms = 0, contacts = 0;  ///< medians over all steps
-  std::string outcome;  ///< ok, non-finite at step N, skipped (...), error: ...
-  bool failed = false;  ///< an error or a non-finite state: exit status 1
+  std::vector<double> stage_ms;  ///< medians of StepSamples::stages(), in that order (CSV only)
+  std::string outcome;           ///< ok, non-finite at step N, skipped (...), error: ...
+  bool failed = false;           ///< an error or a non-finite state: exit status 1
 };
 
 /// The scene file's name without its folders and ".json", for the table.
@@ -319,16 +320,26 @@ std::string table_safe(std::string s) {
   return s;
 }
 
-const char* kCsvHeader =
-    "scene,bodies,joints,iterations,threads,steps,collision_ms,solve_ms,total_ms,contacts,"
-    "outcome,commit,machine,compiler\n";
+/// The CSV header: the table's columns, the build, then the median of every
+/// stage of StageTimings (detect and its parts, then the solver's), in ms.
+std::string csv_header() {
+  std::string h =
+      "scene,bodies,joints,iterations,threads,steps,collision_ms,solve_ms,total_ms,contacts,"
+      "outcome,commit,machine,compiler";
+  for (const auto& [name, values] : StepSamples{}.stages())
+    h.append(",stage_").append(name).append("_ms");
+  return h + "\n";
+}
 
 void write_csv_row(std::ostream& csv, const Row& r, const BuildAndMachine& d) {
   std::string line;
   for (const std::string& cell : cells_of(r, true)) line.append(csv_field(cell)).append(",");
   line.append(csv_field(d.commit)).append(",").append(csv_field(d.machine)).append(",");
-  line.append(csv_field(d.compiler + " " + d.flags)).append("\n");
-  csv << line << std::flush;
+  line.append(csv_field(d.compiler + " " + d.flags));
+  const std::size_t stages = StepSamples{}.stages().size();
+  for (std::size_t i = 0; i < stages; ++i)
+    line.append(",").append(r.stage_ms.size() == stages ? format_number(r.stage_ms[i]) : "");
+  csv << line << "\n" << std::flush;
 }
 
 // ---------------------------------------------------------------------------
@@ -408,6 +419,8 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
     r.solve_ms = median(samples[i].solver);
     r.total_ms = median(samples[i].step_ms);
     r.contacts = median(samples[i].contacts);
+    if (!samples[i].step_ms.empty())
+      for (const auto& [name, values] : samples[i].stages()) r.stage_ms.push_back(median(*values));
     r.failed = failed_at[i] > 0;
     r.outcome = r.failed ? "non-finite at step " + std::to_string(failed_at[i]) : "ok";
     rows.push_back(r);
@@ -444,7 +457,7 @@ int bench(const BenchArgs& args, const CLI::App& cmd) {
     for (const std::string& path : paths) loaded.push_back(load_scene(path));  // status 2
 
   auto csv = open_output("pabd bench", args.csv_path);  // status 1 if unwritable
-  if (csv) *csv << kCsvHeader;
+  if (csv) *csv << csv_header();
 
   const BuildAndMachine d = describe();
   std::printf("pabd bench %s, commit %s\n", d.date.c_str(), d.commit.c_str());

@@ -37,6 +37,10 @@ void StepSamples::add(double wall_ms, const StageTimings& t, int contact_count) 
   step_ms.push_back(wall_ms);
   contacts.push_back(contact_count);
   detect.push_back(t.detect_ms);
+  broadphase.push_back(t.broadphase_ms);
+  narrowphase.push_back(t.narrowphase_ms);
+  contact_setup.push_back(t.contact_setup_ms);
+  contact_load.push_back(t.contact_load_ms);
   predict.push_back(t.predict_ms);
   bonds.push_back(t.bonds_ms);
   solve.push_back(t.solve_ms);
@@ -48,8 +52,17 @@ void StepSamples::add(double wall_ms, const StageTimings& t, int contact_count) 
 }
 
 std::vector<std::pair<const char*, const std::vector<double>*>> StepSamples::stages() const {
-  return {{"detect", &detect}, {"predict", &predict},       {"bonds", &bonds}, {"solve", &solve},
-          {"dual", &dual},     {"velocities", &velocities}, {"total", &total}};
+  return {{"detect", &detect},
+          {"broadphase", &broadphase},
+          {"narrowphase", &narrowphase},
+          {"contact_setup", &contact_setup},
+          {"contact_load", &contact_load},
+          {"predict", &predict},
+          {"bonds", &bonds},
+          {"solve", &solve},
+          {"dual", &dual},
+          {"velocities", &velocities},
+          {"total", &total}};
 }
 
 StepResult timed_step(World& world, StepSamples& samples) {

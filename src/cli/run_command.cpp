@@ -213,7 +213,7 @@ void print_summary(const RunInfo& info, const Samples& samples) {
               *std::min_element(ms.begin(), ms.end()), *std::max_element(ms.begin(), ms.end()));
   std::printf("  stage         median ms\n");
   for (const auto& [name, values] : samples.stages())
-    std::printf("    %-10s  %10.4f\n", name, median(*values));
+    std::printf("    %-14s  %10.4f\n", name, median(*values));
 }
 
 // ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "collision/contact_detect.h"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <string>
 #include <utility>
@@ -75,7 +76,23 @@ void ContactDetector::update_joined_pairs(const ContactDetectInput& in) {
   joined_valid_ = true;
 }
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Milliseconds from t0 to now; t0 moves to now.
+double lap_ms(Clock::time_point& t0) {
+  const Clock::time_point t1 = Clock::now();
+  const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  t0 = t1;
+  return ms;
+}
+
+}  // namespace
+
 void ContactDetector::detect(const ContactDetectInput& in) {
+  timings_ = {};
+  Clock::time_point t0 = Clock::now();
   std::swap(cur_, prev_);
   update_joined_pairs(in);
   const int nb = in.poses.count;
@@ -103,6 +120,7 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   const int np = cand.count;
   cur_.pairs = np;
   cur_.body_pairs = cand.body_pairs;
+  timings_.broadphase = lap_ms(t0);
 
   // Reach of every body over the step.
   Real* reach = at_least(reach_, nb);
@@ -137,6 +155,7 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   begin[np] = static_cast<int>(total);
   const int nc = static_cast<int>(total);
   cur_.count = nc;
+  timings_.narrowphase = lap_ms(t0);
 
   // Contacts: each candidate writes its points at its offset, warm-started
   // from the previous step's matching contacts.
@@ -176,7 +195,9 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   });
 
   build_adjacency(in);
+  timings_.setup = lap_ms(t0);
   raise_penalties_by_load(in);
+  timings_.load = lap_ms(t0);
 }
 
 void ContactDetector::build_adjacency(const ContactDetectInput& in) {

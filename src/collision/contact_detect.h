@@ -79,6 +79,11 @@ class ContactDetector {
   std::uint32_t feature(int k) const { return cur_.feature[k]; }
   /// Candidate pairs of the last detection (body pairs + plane pairs).
   int candidate_count() const { return cur_.pairs; }
+  /// Stage times of the last detection [ms].
+  struct Timings {
+    double broadphase = 0, narrowphase = 0, setup = 0, load = 0;
+  };
+  const Timings& timings() const { return timings_; }
   /// Broadphase stage times of the last detection.
   const BroadphaseTimings& broadphase_timings() const { return broadphase_.last_timings(); }
 
@@ -117,6 +122,7 @@ class ContactDetector {
   Threading threading_;
   Broadphase broadphase_;
   Buffer cur_, prev_;
+  Timings timings_;
   std::vector<Real> reach_;
   std::vector<int> manifold_begin_;  ///< per candidate + 1: first manifold
   std::vector<int> manifold_count_;  ///< per candidate

@@ -103,6 +103,13 @@ StepResult WorldImpl::step() {
     colour_bodies_with_contacts(bodies, end_body.data(), nc, contact, contact_ends,
                                 contact_colouring);
   t.detect_ms = ms_since(t0);
+  if (settings.collisions) {
+    const ContactDetector::Timings& d = contacts.timings();
+    t.broadphase_ms = d.broadphase;
+    t.narrowphase_ms = d.narrowphase;
+    t.contact_setup_ms = d.setup;
+    t.contact_load_ms = d.load;
+  }
 
   t0 = Clock::now();
   parallel_for(pf, threads, nb, [&](int i) { predict_kernel(bodies, i, k); });
