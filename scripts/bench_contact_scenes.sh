@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times collision detection and the solve of the paper's contact scenes at 1
 # and 2 threads, side by side in one run, with `pabd bench` (one table per
-# scene; docs/benchmarks.md, "Contact scenes"):
+# scene; scripts/benchmark_report.sh measures the same for docs/benchmarks.md,
+# "Cost per body-iteration"):
 #   scripts/bench_contact_scenes.sh [--quick]
 # --quick skips pile_50 (125,001 bodies, about 10-20 s per step on 2 cores).
 # Builds build/ first.

@@ -1,44 +1,43 @@
 #!/usr/bin/env bash
-# Runs pabd and its peer engines (Bullet, ODE; bench/peers/README.md) on the same
-# scenes, alternately, R times each, and prints one Markdown table per scene:
-# ms/step (median over the repetitions of each run's median), the ratio to pabd
-# at 2 threads, and the outcome (stood, penetrations, joint gap, non-finite).
-# The raw JSON lines go to build/peers/results.jsonl.
+# Runs pabd and its peer engines (Bullet, ODE, MuJoCo; bench/peers/README.md) on
+# the same scenes, alternately, R times each, and prints one Markdown table per
+# scene: ms/step (median over the repetitions of each run's median), the ratio to
+# pabd at 2 threads, and the outcome (stood, penetrations, joint gap, non-finite).
 #
-#   scripts/compare_peers.sh [--quick] [--reps R] [--build-dir DIR]
+#   scripts/compare_peers.sh [--quick] [--reps R] [--build-dir DIR] [--jsonl FILE] [--no-table]
 #
-# Default: R = 3, the pile scenes for a few steps only (pile_50 once); about
-# 10-14 minutes on a shared 2-core machine. --quick: R = 1, shorter runs, no
-# pile_30 or pile_50 (about 2-3 minutes).
+# Default: R = 3, the pile scenes for a few steps only (pile_50 once). --quick:
+# R = 1, shorter runs, no pile_30 or pile_50. --jsonl: where the raw JSON lines
+# go (default build/peers/results.jsonl); --no-table: no tables on stdout
+# (scripts/benchmark_report.sh writes docs/benchmarks.md from the JSON lines).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+source scripts/bench_lib.sh
+BENCH_WHO=compare_peers.sh
 quick=0
-reps=3
+reps=""
 build=build/peers
+results=build/peers/results.jsonl
+table=1
+need() { if [ $# -lt 2 ] || [ -z "$2" ]; then echo "compare_peers.sh: $1 needs a value (see --help)" >&2; exit 2; fi; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) quick=1; reps=1 ;;
-    --reps) reps="${2:?--reps needs a number}"; shift ;;
-    --build-dir) build="${2:?--build-dir needs a directory}"; shift ;;
+    --quick) quick=1 ;;
+    --reps) need "$@"; reps="$2"; shift ;;
+    --build-dir) need "$@"; build="$2"; shift ;;
+    --jsonl) need "$@"; results="$2"; shift ;;
+    --no-table) table=0 ;;
     -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare_peers.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+[ -n "$reps" ] || { [ "$quick" -eq 1 ] && reps=1 || reps=3; }
 case "$reps" in ''|*[!0-9]*|0) echo "compare_peers.sh: --reps: expected a positive integer, got '$reps'" >&2; exit 2 ;; esac
 
 # Build pabd's peer program and every peer whose engine was found.
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DPABD_BUILD_TESTS=OFF \
-    -DPABD_BUILD_EXAMPLES=OFF -DPABD_BUILD_BENCHMARKS=ON -DPABD_BUILD_PEERS=ON >/dev/null
-fi
-targets=(peer_pabd)
-available="$(cmake --build "$build" --target help)"
-for peer in peer_bullet peer_ode peer_mujoco; do
-  grep -q "$peer" <<<"$available" && targets+=("$peer")
-done
-cmake --build "$build" --target "${targets[@]}" -j2 >/dev/null
+bench_build "$build"
 bin="$build/bench/peers"
 
 # Engines, as "program threads"; peers are single-threaded.
@@ -49,23 +48,23 @@ engines=()
 engines+=("pabd 1" "pabd 2")
 
 # Scenes: "file steps repetitions". Piles: a few steps (the resting pile
-# before the ball arrives at step 6; their cost is in every step).
+# before the ball arrives at step 6; their cost is in every step), at least
+# 3, so that the median is not the first step's (allocation, pair caches).
 if [ "$quick" -eq 1 ]; then
   scenes=("ball_into_stack 30 $reps" "mass_ratio_stack 600 $reps" "heavy_chain 600 $reps"
           "pyramid 30 $reps" "pile_20 3 1")
 else
-  scenes=("ball_into_stack 60 $reps" "mass_ratio_stack 600 $reps" "heavy_chain 600 $reps"
-          "pyramid 60 $reps" "pile_20 5 $reps" "pile_30 2 $reps" "pile_50 2 1")
+  scenes=("ball_into_stack 120 $reps" "mass_ratio_stack 600 $reps" "heavy_chain 600 $reps"
+          "pyramid 60 $reps" "pile_20 5 $reps" "pile_30 3 $reps" "pile_50 3 1")
 fi
 
-mkdir -p build/peers
-results=build/peers/results.jsonl
+mkdir -p "$(dirname "$results")"
 : >"$results"
-commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-git diff --quiet HEAD 2>/dev/null || commit="$commit (+ uncommitted changes)"
+commit="$(bench_commit)"
 echo "compare_peers: commit $commit, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 started=$SECONDS
+declare -A failed=()  # "engine threads scene" that failed once: deterministic, not rerun
 for entry in "${scenes[@]}"; do
   read -r scene steps r <<<"$entry"
   for ((rep = 0; rep < r; ++rep)); do
@@ -73,6 +72,7 @@ for entry in "${scenes[@]}"; do
     for ((k = 0; k < n; ++k)); do
       # Alternate: each repetition starts one engine later.
       read -r engine threads <<<"${engines[$(((k + rep) % n))]}"
+      [ -z "${failed[$engine $threads $scene]:-}" ] || continue
       echo "compare_peers: $scene rep $((rep + 1))/$r: $engine ($threads thread(s)), $steps steps" >&2
       if [ "$engine" = mujoco ] && [ "$scene" = pile_50 ]; then
         # Measured: MuJoCo 2.2.2's mj_loadXML ran over 6 minutes on 125,001 bodies.
@@ -87,6 +87,7 @@ for entry in "${scenes[@]}"; do
         python3 -c 'import json,sys; print(json.dumps({"engine": sys.argv[1], "threads": int(sys.argv[2]),
               "scene": sys.argv[3], "error": sys.argv[4].strip().splitlines()[-1] if sys.argv[4].strip() else "failed"}))' \
           "$engine" "$threads" "scenes/$scene.json" "$(cat "$err")" >>"$results"
+        failed["$engine $threads $scene"]=1
       fi
       rm -f "$err"
     done
@@ -94,6 +95,7 @@ for entry in "${scenes[@]}"; do
 done
 echo "compare_peers: $((SECONDS - started)) s; raw results in $results" >&2
 
+[ "$table" -eq 1 ] || exit 0
 python3 - "$results" "$commit" <<'EOF'
 import json, statistics, sys
 from collections import OrderedDict

@@ -16,6 +16,8 @@ packages=(
   chromium
   # the peer engines of bench/peers/ (optional at configure time)
   libbullet-dev libode-dev libmujoco-dev
+  # docs/benchmarks.md's plot (scripts/benchmark_report.py, run with /usr/bin/python3)
+  python3-matplotlib
 )
 # Node.js and npm bundle three.js into the HTML player at build time; use the
 # machine's own if it has one.
