@@ -151,10 +151,11 @@ PABD_HD ContactEndScales contact_end_scales(Real kappa, Real share_a, Real share
 /// surface) at the iterate, written to `weight[0..4)` and `pull[0..4)`:
 /// targets that apply the cone-projected force kappa C + lambda, or weight 0
 /// when it would pull or for a static end.
-PABD_HD void contact_weights(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
-                             Vec3 lambda, const ContactEndScales& ends, Real* weight, Vec3* pull) {
-  const ConeForce f = friction_cone_projection(
-      contact_penalty_force(pen, contact_violation(p, n), n) + lambda, n, mu);
+/// `penalty_force` is contact_penalty_force of the violation at the iterate.
+PABD_HD void contact_weights_from_force(const ContactPoints& p, Vec3 n, Real mu, Vec3 penalty_force,
+                                        Vec3 lambda, const ContactEndScales& ends, Real* weight,
+                                        Vec3* pull) {
+  const ConeForce f = friction_cone_projection(penalty_force + lambda, n, mu);
   // Written in place: returning a zeroed 4-slot struct cost 13% of the kernel (perf).
   for (int j = 0; j < 4; ++j) weight[j] = 0;
   if (!f.pushing) return;
@@ -166,17 +167,31 @@ PABD_HD void contact_weights(const ContactPoints& p, Vec3 n, Real mu, const Cont
                      n, ends.weight_b);
 }
 
+/// The same from the anchors alone.
+PABD_HD void contact_weights(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
+                             Vec3 lambda, const ContactEndScales& ends, Real* weight, Vec3* pull) {
+  contact_weights_from_force(p, n, mu, contact_penalty_force(pen, contact_violation(p, n), n),
+                             lambda, ends, weight, pull);
+}
+
 /// Share of a start-of-step penetration that a step keeps (see the top of this file).
 inline constexpr Real kContactStabilization = Real(0.95);
 
 /// Augmented-Lagrangian update after an iteration (see the top of this file).
 /// `sticking` records whether static friction held.
-PABD_HD void contact_dual_update(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
-                                 Vec3& lambda, std::uint8_t& sticking) {
-  const ConeForce f = friction_cone_projection(
-      lambda + contact_penalty_force(pen, contact_violation(p, n), n), n, mu);
+/// `penalty_force` is contact_penalty_force of the violation at the iterate.
+PABD_HD void contact_dual_update_from_force(Vec3 n, Real mu, Vec3 penalty_force, Vec3& lambda,
+                                            std::uint8_t& sticking) {
+  const ConeForce f = friction_cone_projection(lambda + penalty_force, n, mu);
   lambda = f.force;
   sticking = f.sticking ? 1 : 0;
+}
+
+/// The same from the anchors alone.
+PABD_HD void contact_dual_update(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
+                                 Vec3& lambda, std::uint8_t& sticking) {
+  contact_dual_update_from_force(n, mu, contact_penalty_force(pen, contact_violation(p, n), n),
+                                 lambda, sticking);
 }
 
 /// Start of a step: the multiplier of a contact matched to `previous_lambda`,
