@@ -412,6 +412,60 @@ def section_summary(peers, piles, table2, keys):
     return lines + [""]
 
 
+# What each stage of StageTimings covers (include/pabd/world.h), for the table below.
+STAGE_MEANINGS = [
+    ("detect", "collision detection, all of it (the parts below, and the rest)"),
+    ("broadphase", "swept boxes and the LBVH's candidate pairs"),
+    ("narrowphase", "every candidate pair's manifold (box-box SAT and clipping, ...)"),
+    ("contact_setup", "the contact arrays: anchors, matching and warm starts, per-body adjacency"),
+    ("contact_load", "load-aware normal penalties (Jacobi rounds over the supports)"),
+    ("predict", "inertial prediction, bonds' and contacts' per-step constants"),
+    ("bonds", "per iteration: every bond's and contact's weights and pulls (the contacts' "
+              "dual update fused in)"),
+    ("solve", "per iteration: every body's gather, 12x12 global step and closest rotation"),
+    ("dual", "the bonds' dual updates, and the contacts' after the last iteration"),
+    ("velocities", "velocity recovery"),
+]
+
+
+def section_headline_stages(table2, peers):
+    """Where a step of the headline scene goes, stage by stage, and how far it is from the target."""
+    rows = [r for r in table2 if r["scene"] == HEADLINE_SCENE and r.get("total_ms")
+            and r.get("stage_total_ms") not in (None, "")]
+    if not rows:
+        return []  # an older pabd bench CSV: no stage columns
+    # Only the stages this CSV has (older builds had fewer).
+    present = [(n, m) for n, m in STAGE_MEANINGS if rows[0].get(f"stage_{n}_ms") not in (None, "")]
+    rows.sort(key=lambda r: r["threads"])
+    lines = [f"## Where the time goes: {HEADLINE_SCENE}", "",
+             f"`pabd bench`'s stage medians for {HEADLINE_SCENE} ({rows[0]['steps']} steps; "
+             "the CSV's `stage_*_ms` columns), in ms per step and as a share of the step's median. "
+             "Medians of different stages come from different steps, so they need not add up "
+             "exactly.", "",
+             "| stage | what it covers | " + " | ".join(f"{r['threads']}T ms | {r['threads']}T share"
+                                                       for r in rows) + " |",
+             "|---|---|" + "---:|---:|" * len(rows)]
+    for name, meaning in present:
+        cells = []
+        for r in rows:
+            v = float(r[f"stage_{name}_ms"])
+            cells.append(f"{sig(v)} | {100 * v / r['total_ms']:.0f}%")
+        label = name if name == "detect" or name not in ("broadphase", "narrowphase",
+                                                         "contact_setup", "contact_load") \
+            else f"&nbsp;&nbsp;{name}"
+        lines.append(f"| {label} | {meaning} | " + " | ".join(cells) + " |")
+    lines.append("| step | `World::step()` wall time | "
+                 + " | ".join(f"{sig(r['total_ms'])} | 100%" for r in rows) + " |")
+    cells = peers.get(HEADLINE_SCENE, {})
+    bullet, p2 = cells.get(("bullet", 1)), cells.get(("pabd", 2))
+    if bullet and bullet.runs and p2 and p2.runs:
+        goal = HEADLINE_TARGET * bullet.ms
+        lines += ["", f"The target, half of Bullet's {sig(bullet.ms)} ms per step in the peer run, is "
+                  f"{sig(goal)} ms; pabd at 2 threads took {sig(p2.ms)} ms there, so its step would "
+                  f"have to become {sig(p2.ms / goal)} times faster."]
+    return lines + [""]
+
+
 def section_peers(peers, keys, descriptions):
     lines = ["## Peer comparison: pabd, Bullet, ODE and MuJoCo on the same scenes", "",
              "`scripts/compare_peers.sh` runs each scene file in every engine "
@@ -723,6 +777,7 @@ def main(argv):
 
     lines = section_header(meta, table2 + piles)
     lines += section_summary(peers, piles, table2, keys)
+    lines += section_headline_stages(table2, peers)
     lines += section_peers(peers, keys, scene_descriptions(a.scenes, peers.keys()))
     lines += section_scaling(peers, keys, svg_name)
     lines += section_piles(piles)
