@@ -100,6 +100,17 @@ struct ContactPenalty {
   Real tangent = 0;
 };
 
+/// An idle contact: it did not push at its last dual update (lambda = 0) and
+/// its bodies do not overlap at the iterate (solve gap > 0). The cone
+/// projection would find F . n = -kappa_n g < 0 for it (up to rounding of
+/// the slip's normal part, ~1e-16 of the anchors' distance) and let it go, so
+/// the kernels skip its slip, force and projections. Most speculative contacts
+/// are idle: 55-75% of the contacts of scenes/ball_into_stack.json and 75% of
+/// scenes/pile_20.json's ended their steps with lambda = 0 (measured).
+PABD_HD bool contact_idle(const ContactPoints& p, Vec3 n, Vec3 lambda) {
+  return lambda.x == 0 && lambda.y == 0 && lambda.z == 0 && contact_solve_gap(p, n) > 0;
+}
+
 /// The penalty force of a violation c: kappa_n (c . n) n + kappa_t P c.
 PABD_HD Vec3 contact_penalty_force(const ContactPenalty& pen, Vec3 c, Vec3 n) {
   const Vec3 cn = dot(c, n) * n;
@@ -167,9 +178,13 @@ PABD_HD void contact_weights_from_force(const ContactPoints& p, Vec3 n, Real mu,
                      n, ends.weight_b);
 }
 
-/// The same from the anchors alone.
+/// The same from the anchors alone (an idle contact gets weight 0).
 PABD_HD void contact_weights(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
                              Vec3 lambda, const ContactEndScales& ends, Real* weight, Vec3* pull) {
+  if (contact_idle(p, n, lambda)) {
+    for (int j = 0; j < 4; ++j) weight[j] = 0;
+    return;
+  }
   contact_weights_from_force(p, n, mu, contact_penalty_force(pen, contact_violation(p, n), n),
                              lambda, ends, weight, pull);
 }
@@ -187,9 +202,13 @@ PABD_HD void contact_dual_update_from_force(Vec3 n, Real mu, Vec3 penalty_force,
   sticking = f.sticking ? 1 : 0;
 }
 
-/// The same from the anchors alone.
+/// The same from the anchors alone (an idle contact stays at lambda = 0).
 PABD_HD void contact_dual_update(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
                                  Vec3& lambda, std::uint8_t& sticking) {
+  if (contact_idle(p, n, lambda)) {
+    sticking = 0;
+    return;
+  }
   contact_dual_update_from_force(n, mu, contact_penalty_force(pen, contact_violation(p, n), n),
                                  lambda, sticking);
 }

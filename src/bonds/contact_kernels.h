@@ -74,12 +74,22 @@ PABD_HD void contact_dual_then_weights_kernel(const BodyArrays& bodies, const Co
                                               int k) {
   const ContactPoints p = contact_points(bodies, c, k);
   const Vec3 n = c.normal[k];
+  Real* weight = c.slot_weight + kContactSlots * k;
+  if (contact_idle(p, n, c.lambda[k])) {  // stays idle: lambda 0, weight 0
+    c.sticking[k] = 0;
+    for (int j = 0; j < kContactSlots; ++j) weight[j] = 0;
+    return;
+  }
   const Real mu = c.friction[k];
   const Vec3 force = contact_penalty_force(contact_penalty(c, k), contact_violation(p, n), n);
   contact_dual_update_from_force(n, mu, force, c.lambda[k], c.sticking[k]);
+  if (contact_idle(p, n, c.lambda[k])) {  // let go: as contact_weights would decide
+    for (int j = 0; j < kContactSlots; ++j) weight[j] = 0;
+    return;
+  }
   const ContactEndScales ends{c.end_weight[2 * k], c.end_weight[2 * k + 1], c.end_scale[2 * k],
                               c.end_scale[2 * k + 1]};
-  contact_weights_from_force(p, n, mu, force, c.lambda[k], ends, c.slot_weight + kContactSlots * k,
+  contact_weights_from_force(p, n, mu, force, c.lambda[k], ends, weight,
                              c.slot_pull + kContactSlots * k);
 }
 
