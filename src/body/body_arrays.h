@@ -47,7 +47,7 @@ struct BodyArrays {
 };
 
 /// World position of material point x of body `body` (or x itself for the world, body < 0).
-PABD_HD Vec3 world_point(const BodyArrays& bodies, int body, Vec3 x) {
+PABD_HD_ALWAYS_INLINE Vec3 world_point(const BodyArrays& bodies, int body, Vec3 x) {
   return body < 0 ? x : bodies.affine[body] * x + bodies.position[body];
 }
 

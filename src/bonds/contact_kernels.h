@@ -12,7 +12,8 @@
 namespace pabd {
 
 /// Contact k's anchors at the current iterate.
-PABD_HD ContactPoints contact_points(const BodyArrays& bodies, const ContactArrays& c, int k) {
+PABD_HD_ALWAYS_INLINE ContactPoints contact_points(const BodyArrays& bodies, const ContactArrays& c,
+                                                   int k) {
   const int a = c.end_body[2 * k], b = c.end_body[2 * k + 1];
   const Vec3* x = c.slot_local + kContactSlots * k;
   const Real radius_a = c.end_radius[2 * k], radius_b = c.end_radius[2 * k + 1];
