@@ -300,19 +300,20 @@ PABD_HD ContactManifold box_edge_contact(const BoxFrame& a, const BoxFrame& b, i
 PABD_HD ContactManifold collide_box_box(Vec3 half_a, const ShapePose& pose_a, Vec3 half_b,
                                         const ShapePose& pose_b, Real margin) {
   const BoxFrame a = box_frame(half_a, pose_a), b = box_frame(half_b, pose_b);
-  const ContactManifold none;
+  // Rejections return a fresh empty manifold: a named one built up front was
+  // zeroed (480 bytes) for every pair, separated or not (perf: 11% of this function).
   // Face axes of A, then of B.
   Real best_a = -1e300, best_b = -1e300;
   int face_a = 0, face_b = 0;
   for (int k = 0; k < 3; ++k) {
     const Real sa = box_box_separation(a, b, a.axis[k]);
-    if (sa > margin) return none;
+    if (sa > margin) return ContactManifold();
     if (sa > best_a) {
       best_a = sa;
       face_a = k;
     }
     const Real sb = box_box_separation(a, b, b.axis[k]);
-    if (sb > margin) return none;
+    if (sb > margin) return ContactManifold();
     if (sb > best_b) {
       best_b = sb;
       face_b = k;
@@ -329,7 +330,7 @@ PABD_HD ContactManifold collide_box_box(Vec3 half_a, const ShapePose& pose_a, Ve
       if (len < kBoxParallelEdgeSine) continue;
       l = (Real(1) / len) * l;
       const Real se = box_box_separation(a, b, l);
-      if (se > margin) return none;
+      if (se > margin) return ContactManifold();
       if (se > best_e) {
         best_e = se;
         edge_i = i;

@@ -376,14 +376,14 @@ PABD_HD CoreSeparation core_separation(const CoreA& core_a, const CoreB& core_b,
 /// Polytope (A) against polytope (B).
 PABD_HD_NOINLINE ContactManifold collide_polytopes(const PlacedPolytope& a, const PlacedPolytope& b,
                                                    Real margin) {
-  ContactManifold none;
   const Real size = a.hull->radius + b.hull->radius;
-  if (length(b.pose.position - a.pose.position) - size > margin) return none;
+  // Rejections return a fresh empty manifold, not a named one zeroed for every pair.
+  if (length(b.pose.position - a.pose.position) - size > margin) return ContactManifold();
   const HullCore core_a{a.hull, a.pose}, core_b{b.hull, b.pose};
   const GjkResult g = gjk_distance(core_a, core_b, b.pose.position - a.pose.position);
   const CoreSeparation cs = core_separation(core_a, core_b, g, kHullTouchDistance * size,
                                             b.pose.position - a.pose.position);
-  if (cs.apart && cs.separation > margin) return none;
+  if (cs.apart && cs.separation > margin) return ContactManifold();
   Vec3 n = cs.normal, point_a = cs.point_a, point_b = cs.point_b;
   Real sep = cs.separation;
   if (!cs.valid) {
