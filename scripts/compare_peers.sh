@@ -49,13 +49,14 @@ engines+=("pabd 1" "pabd 2")
 
 # Scenes: "file steps repetitions". Piles: a few steps (the resting pile
 # before the ball arrives at step 6; their cost is in every step), at least
-# 3, so that the median is not the first step's (allocation, pair caches).
+# 3 (5 here), so that the median is not one of the first steps (allocation,
+# pair caches, pabd's first load estimate).
 if [ "$quick" -eq 1 ]; then
   scenes=("ball_into_stack 30 $reps" "mass_ratio_stack 600 $reps" "heavy_chain 600 $reps"
           "pyramid 30 $reps" "pile_20 3 1")
 else
   scenes=("ball_into_stack 120 $reps" "mass_ratio_stack 600 $reps" "heavy_chain 600 $reps"
-          "pyramid 60 $reps" "pile_20 5 $reps" "pile_30 3 $reps" "pile_50 3 1")
+          "pyramid 60 $reps" "pile_20 5 $reps" "pile_30 5 $reps" "pile_50 5 1")
 fi
 
 mkdir -p "$(dirname "$results")"
