@@ -13,7 +13,7 @@
 #    (pile_20, pile_30, pile_50) for the same few steps each;
 # 4. the spring-grid Google Benchmark (bench/bench_spring_grid);
 # 5. scripts/benchmark_report.py: the Markdown and the SVG plot.
-# Raw data: DIR/data/. About 5 minutes of measuring on a 2-core machine, plus
+# Raw data: DIR/data/. About 7-8 minutes of measuring on a 2-core machine, plus
 # the build (incremental: seconds to 3 minutes; the first one about 5 minutes).
 # --quick: 1 repetition, fewer steps, no pile_30 or pile_50 (about 1.5 minutes);
 # writes to DIR/ rather than docs/ unless --out is given.
