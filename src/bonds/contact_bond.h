@@ -161,14 +161,14 @@ PABD_HD ContactEndScales contact_end_scales(Real kappa, Real share_a, Real share
 /// Weights and pulls of a contact's four slots (A core, A surface, B core, B
 /// surface) at the iterate, written to `weight[0..4)` and `pull[0..4)`:
 /// targets that apply the cone-projected force kappa C + lambda, or weight 0
-/// when it would pull or for a static end.
-/// `penalty_force` is contact_penalty_force of the violation at the iterate.
-PABD_HD void contact_weights_from_force(const ContactPoints& p, Vec3 n, Real mu, Vec3 penalty_force,
-                                        Vec3 lambda, const ContactEndScales& ends, Real* weight,
-                                        Vec3* pull) {
-  const ConeForce f = friction_cone_projection(penalty_force + lambda, n, mu);
+/// when it would pull, for a static end, or for an idle contact.
+PABD_HD void contact_weights(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
+                             Vec3 lambda, const ContactEndScales& ends, Real* weight, Vec3* pull) {
   // Written in place: returning a zeroed 4-slot struct cost 13% of the kernel (perf).
   for (int j = 0; j < 4; ++j) weight[j] = 0;
+  if (contact_idle(p, n, lambda)) return;
+  const ConeForce f = friction_cone_projection(
+      contact_penalty_force(pen, contact_violation(p, n), n) + lambda, n, mu);
   if (!f.pushing) return;
   if (ends.weight_a > 0)
     contact_end_pull(weight, pull, 0, p.a_core, p.a_surface, p.radius_a > 0,
@@ -178,39 +178,22 @@ PABD_HD void contact_weights_from_force(const ContactPoints& p, Vec3 n, Real mu,
                      n, ends.weight_b);
 }
 
-/// The same from the anchors alone (an idle contact gets weight 0).
-PABD_HD void contact_weights(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
-                             Vec3 lambda, const ContactEndScales& ends, Real* weight, Vec3* pull) {
-  if (contact_idle(p, n, lambda)) {
-    for (int j = 0; j < 4; ++j) weight[j] = 0;
-    return;
-  }
-  contact_weights_from_force(p, n, mu, contact_penalty_force(pen, contact_violation(p, n), n),
-                             lambda, ends, weight, pull);
-}
-
 /// Share of a start-of-step penetration that a step keeps (see the top of this file).
 inline constexpr Real kContactStabilization = Real(0.95);
 
 /// Augmented-Lagrangian update after an iteration (see the top of this file).
 /// `sticking` records whether static friction held.
-/// `penalty_force` is contact_penalty_force of the violation at the iterate.
-PABD_HD void contact_dual_update_from_force(Vec3 n, Real mu, Vec3 penalty_force, Vec3& lambda,
-                                            std::uint8_t& sticking) {
-  const ConeForce f = friction_cone_projection(lambda + penalty_force, n, mu);
-  lambda = f.force;
-  sticking = f.sticking ? 1 : 0;
-}
-
-/// The same from the anchors alone (an idle contact stays at lambda = 0).
+/// An idle contact stays at lambda = 0.
 PABD_HD void contact_dual_update(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
                                  Vec3& lambda, std::uint8_t& sticking) {
   if (contact_idle(p, n, lambda)) {
     sticking = 0;
     return;
   }
-  contact_dual_update_from_force(n, mu, contact_penalty_force(pen, contact_violation(p, n), n),
-                                 lambda, sticking);
+  const ConeForce f = friction_cone_projection(
+      lambda + contact_penalty_force(pen, contact_violation(p, n), n), n, mu);
+  lambda = f.force;
+  sticking = f.sticking ? 1 : 0;
 }
 
 /// Start of a step: the multiplier of a contact matched to `previous_lambda`,

@@ -68,30 +68,15 @@ PABD_HD void contact_dual_kernel(const BodyArrays& bodies, const ContactArrays& 
 }
 
 /// contact_dual_kernel of the previous iteration then contact_weights_kernel
-/// of this one, from one evaluation of the anchors and of the penalty force:
-/// both read the same iterate, so the result is bit-identical to the two
-/// kernels in turn, for about half the arithmetic and one read of the contact.
+/// of this one, from one evaluation of the anchors: both read the same
+/// iterate, so the result is bit-identical to the two kernels in turn, and
+/// the contact's data is read once per iteration instead of twice.
 PABD_HD void contact_dual_then_weights_kernel(const BodyArrays& bodies, const ContactArrays& c,
                                               int k) {
   const ContactPoints p = contact_points(bodies, c, k);
-  const Vec3 n = c.normal[k];
-  Real* weight = c.slot_weight + kContactSlots * k;
-  if (contact_idle(p, n, c.lambda[k])) {  // stays idle: lambda 0, weight 0
-    c.sticking[k] = 0;
-    for (int j = 0; j < kContactSlots; ++j) weight[j] = 0;
-    return;
-  }
-  const Real mu = c.friction[k];
-  const Vec3 force = contact_penalty_force(contact_penalty(c, k), contact_violation(p, n), n);
-  contact_dual_update_from_force(n, mu, force, c.lambda[k], c.sticking[k]);
-  if (contact_idle(p, n, c.lambda[k])) {  // let go: as contact_weights would decide
-    for (int j = 0; j < kContactSlots; ++j) weight[j] = 0;
-    return;
-  }
-  const ContactEndScales ends{c.end_weight[2 * k], c.end_weight[2 * k + 1], c.end_scale[2 * k],
-                              c.end_scale[2 * k + 1]};
-  contact_weights_from_force(p, n, mu, force, c.lambda[k], ends, weight,
-                             c.slot_pull + kContactSlots * k);
+  contact_dual_update(p, c.normal[k], c.friction[k], contact_penalty(c, k), c.lambda[k],
+                      c.sticking[k]);
+  contact_store_weights(c, k, p);
 }
 
 /// Energy of contact k at the current iterate [J] (contact_energy).
