@@ -508,8 +508,9 @@ TEST(Contact, ColouringSeparatesContactsAndBonds) {
   const int bond_begin[nb + 1] = {0, 1, 2, 2, 2, 2, 2};
   const int bond_index[2] = {0, 1};
   const int contact_body[10] = {1, 2, 2, 3, 3, 5, 0, 2, 4, 0};
-  // The per-body slot lists a detection builds: each end's core slot
-  // 4k + 2 side (box-like ends: no surface slot), static ends left out.
+  // One contact per pair here: pair m is contact m. The per-body lists of
+  // pair ends (2 m + side) a detection builds, static ends left out.
+  const int pair_begin[6] = {0, 1, 2, 3, 4, 5};
   std::vector<int> cbegin(nb + 1, 0), cindex;
   for (int e = 0; e < 10; ++e)
     if (!is_static[contact_body[e]]) ++cbegin[contact_body[e] + 1];
@@ -517,8 +518,7 @@ TEST(Contact, ColouringSeparatesContactsAndBonds) {
   cindex.resize(cbegin[nb]);
   std::vector<int> fill(cbegin.begin(), cbegin.end() - 1);
   for (int e = 0; e < 10; ++e)
-    if (!is_static[contact_body[e]])
-      cindex[fill[contact_body[e]]++] = kContactSlots * (e / 2) + 2 * (e % 2);
+    if (!is_static[contact_body[e]]) cindex[fill[contact_body[e]]++] = e;
   BodyArrays bodies;
   bodies.count = nb;
   bodies.mass = mass;
@@ -528,9 +528,13 @@ TEST(Contact, ColouringSeparatesContactsAndBonds) {
   ContactArrays contacts;
   contacts.count = 5;
   contacts.end_body = contact_body;
+  contacts.pair_count = 5;
+  contacts.pair_begin = pair_begin;
+  contacts.pair_body = contact_body;
   ContactEnds ends;
   ends.begin = cbegin.data();
   ends.index = cindex.data();
+  ends.pair_begin = pair_begin;
   ContactColouring cc;
   colour_bodies_with_contacts(bodies, bond_end_body, 1, contacts, ends, cc);
   std::vector<int> colour(nb, -1);
@@ -547,7 +551,7 @@ TEST(Contact, ColouringSeparatesContactsAndBonds) {
       EXPECT_NE(colour[a], colour[b]) << "contact " << k;
     }
   }
-  // Each contact is listed under the colour of each dynamic end, once per colour.
+  // Each contact pair is listed under the colour of each dynamic end, once per colour.
   for (int k = 0; k < 5; ++k) {
     for (int c = 0; c < cc.colour_count(); ++c) {
       int listed = 0;
@@ -612,7 +616,7 @@ TEST(Contact, PileIsDeterministicAcrossThreadCounts) {
 }
 
 // (f) Jacobi defers each contact's dual update into the next iteration's
-// weights (contact_dual_then_weights_kernel) unless an iteration observer is
+// weights (contact_pair_weights_kernel with dual_first) unless an iteration observer is
 // installed, which must see every iteration's multipliers. Both read the same
 // iterate, so the fused and separate kernels must give the same bits.
 TEST(Contact, FusedDualUpdateGivesTheSameBitsAsSeparateKernels) {

@@ -117,22 +117,19 @@ PABD_HD Vec3 contact_penalty_force(const ContactPenalty& pen, Vec3 c, Vec3 n) {
   return pen.normal * cn + pen.tangent * (c - cn);
 }
 
-/// The slots of one end pulled by `correction` (its share of C', signed for
-/// its side) with weight w, written to `weight` and `pull` at `first`: one
-/// slot for the whole correction, or, for a round end, the normal part at the
-/// core and the tangential part at the surface.
-PABD_HD void contact_end_pull(Real* weight, Vec3* pull, int first, Vec3 core, Vec3 surface,
-                              bool round, Vec3 correction, Vec3 n, Real w) {
-  if (!round) {
-    weight[first] = w;
-    pull[first] = w * (core + correction);
-    return;
+/// The penalty force kappa_n (C . n) n + kappa_t P C of the violation at the
+/// anchors p (contact_violation). Between two non-round ends the surface
+/// anchors are the core anchors, so with d = y_b - y_a, C . n = -g and
+/// P C = -P d: the force is -kappa_n g n - kappa_t (d - (d . n) n), computed
+/// so (the hot path of the iterations: 1000-box piles are all boxes).
+PABD_HD Vec3 contact_penalty_force(const ContactPenalty& pen, const ContactPoints& p, Vec3 n) {
+  if (p.radius_a == 0 && p.radius_b == 0) {
+    const Vec3 d = p.b_core - p.a_core;
+    const Real dn = dot(d, n);
+    const Real gap = dn - p.gap_offset;
+    return (-pen.normal * gap) * n - pen.tangent * (d - dn * n);
   }
-  const Vec3 normal_part = dot(correction, n) * n;
-  weight[first] = w;
-  pull[first] = w * (core + normal_part);
-  weight[first + 1] = w;
-  pull[first + 1] = w * (surface + (correction - normal_part));
+  return contact_penalty_force(pen, contact_violation(p, n), n);
 }
 
 /// What a contact's ends do with its force in the iterations, fixed for the
@@ -158,42 +155,28 @@ PABD_HD ContactEndScales contact_end_scales(Real kappa, Real share_a, Real share
   return e;
 }
 
-/// Weights and pulls of a contact's four slots (A core, A surface, B core, B
-/// surface) at the iterate, written to `weight[0..4)` and `pull[0..4)`:
-/// targets that apply the cone-projected force kappa C + lambda, or weight 0
-/// when it would pull, for a static end, or for an idle contact.
-PABD_HD void contact_weights(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
-                             Vec3 lambda, const ContactEndScales& ends, Real* weight, Vec3* pull) {
-  // Written in place: returning a zeroed 4-slot struct cost 13% of the kernel (perf).
-  for (int j = 0; j < 4; ++j) weight[j] = 0;
-  if (contact_idle(p, n, lambda)) return;
-  const ConeForce f = friction_cone_projection(
-      contact_penalty_force(pen, contact_violation(p, n), n) + lambda, n, mu);
-  if (!f.pushing) return;
-  if (ends.weight_a > 0)
-    contact_end_pull(weight, pull, 0, p.a_core, p.a_surface, p.radius_a > 0,
-                     (-ends.scale_a) * f.force, n, ends.weight_a);
-  if (ends.weight_b > 0)
-    contact_end_pull(weight, pull, 2, p.b_core, p.b_surface, p.radius_b > 0, ends.scale_b * f.force,
-                     n, ends.weight_b);
-}
-
 /// Share of a start-of-step penetration that a step keeps (see the top of this file).
 inline constexpr Real kContactStabilization = Real(0.95);
 
-/// Augmented-Lagrangian update after an iteration (see the top of this file).
-/// `sticking` records whether static friction held.
-/// An idle contact stays at lambda = 0.
+/// Augmented-Lagrangian update after an iteration (see the top of this file),
+/// given the penalty force kappa C at the iterate (contact_penalty_force).
+/// `sticking` records whether static friction held. The caller leaves an
+/// idle contact (contact_idle) at lambda = 0 and sticking = 0.
+PABD_HD void contact_dual_update(Vec3 penalty_force, Vec3 n, Real mu, Vec3& lambda,
+                                 std::uint8_t& sticking) {
+  const ConeForce f = friction_cone_projection(lambda + penalty_force, n, mu);
+  lambda = f.force;
+  sticking = f.sticking ? 1 : 0;
+}
+
+/// The same from the anchors at the iterate; an idle contact stays at lambda = 0.
 PABD_HD void contact_dual_update(const ContactPoints& p, Vec3 n, Real mu, const ContactPenalty& pen,
                                  Vec3& lambda, std::uint8_t& sticking) {
   if (contact_idle(p, n, lambda)) {
     sticking = 0;
     return;
   }
-  const ConeForce f = friction_cone_projection(
-      lambda + contact_penalty_force(pen, contact_violation(p, n), n), n, mu);
-  lambda = f.force;
-  sticking = f.sticking ? 1 : 0;
+  contact_dual_update(contact_penalty_force(pen, p, n), n, mu, lambda, sticking);
 }
 
 /// Start of a step: the multiplier of a contact matched to `previous_lambda`,

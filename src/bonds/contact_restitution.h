@@ -24,7 +24,7 @@
 // the velocities before the round, with each end's inverse mass multiplied
 // by the number of bouncing contacts on that body, keeping its accumulated
 // impulse >= 0 (a bounce only pushes); then every body adds the changes of
-// its own contact slots in slot order. One bouncing contact per body is exact
+// its own contacts in contact order. One bouncing contact per body is exact
 // after one round; a box landing flat converges by a factor 3/4 per round
 // (its corners' w is 4/m). No atomics: the same result for any thread count.
 //
@@ -93,14 +93,15 @@ PABD_HD Real normal_inverse_mass(const BodyArrays& b, int i, Vec3 p, Vec3 n) {
   return Real(1) / b.mass[i] + dot(u, world_inverse_inertia_times(b, i, u));
 }
 
-/// Per body: how many of its contacts bounce this step (share[i]); the
-/// contacts' core slots only, one per contact end.
+/// Per body: how many of its contacts bounce this step (share[i]), over the
+/// contact pairs touching it.
 PABD_HD void restitution_share_kernel(const ContactArrays& c, const ContactEnds& ends,
                                       Real threshold, const RestitutionScratch& s, int i) {
   int n = 0;
   for (int at = ends.begin[i]; at < ends.begin[i + 1]; ++at) {
-    const int slot = ends.index[at];
-    if (slot % 2 == 0 && restitution_active(c, contact_of_slot(slot), threshold)) ++n;
+    const int pair = ends.index[at] / 2;
+    for (int k = ends.pair_begin[pair]; k < ends.pair_begin[pair + 1]; ++k)
+      if (restitution_active(c, k, threshold)) ++n;
   }
   s.share[i] = n;
 }
@@ -130,20 +131,22 @@ PABD_HD void restitution_impulse_kernel(const BodyArrays& b, const ContactArrays
 }
 
 /// Per body, after a round of restitution_impulse_kernel: adds the impulse
-/// changes of its contact slots (slot order) to its velocity and angular velocity.
+/// changes of its contacts (pair order, then contact order) to its velocity
+/// and angular velocity.
 PABD_HD void restitution_apply_kernel(const BodyArrays& b, const ContactArrays& c,
                                       const ContactEnds& ends, const RestitutionScratch& s, int i) {
   if (b.is_static[i] || s.share[i] == 0) return;
   Vec3 linear, angular;  // impulse [N s] and its moment about the centre [N m s]
   for (int at = ends.begin[i]; at < ends.begin[i + 1]; ++at) {
-    const int slot = ends.index[at];
-    if (slot % 2 != 0) continue;
-    const int k = contact_of_slot(slot);
-    const Real d = s.delta[k];
-    if (d == 0) continue;
-    const Vec3 p = (side_of_slot(slot) == 1 ? d : -d) * c.normal[k];
-    linear = linear + p;
-    angular = angular + cross(world_point(b, i, c.slot_local[slot]) - b.position[i], p);
+    const int pair = ends.index[at] / 2, side = ends.index[at] % 2;
+    for (int k = ends.pair_begin[pair]; k < ends.pair_begin[pair + 1]; ++k) {
+      const Real d = s.delta[k];
+      if (d == 0) continue;
+      const Vec3 p = (side == 1 ? d : -d) * c.normal[k];
+      const Vec3 core = c.slot_local[kContactSlots * k + 2 * side];
+      linear = linear + p;
+      angular = angular + cross(world_point(b, i, core) - b.position[i], p);
+    }
   }
   b.velocity[i] = b.velocity[i] + (Real(1) / b.mass[i]) * linear;
   b.angular_velocity[i] = b.angular_velocity[i] + world_inverse_inertia_times(b, i, angular);

@@ -44,13 +44,14 @@ PABD_HD ConeForce friction_cone_projection(Vec3 f, Vec3 n, Real mu) {
   if (!(fn > 0)) return out;  // pulling (or NaN): the contact lets go
   out.pushing = true;
   const Vec3 ft = f - fn * n;
-  const Real ft_len = length(ft);
+  const Real ft2 = dot(ft, ft);
   const Real cone = mu * fn;
-  if (ft_len <= cone) {
+  // Compared squared: a sticking contact (most of a resting pile's) needs no root.
+  if (ft2 <= cone * cone) {
     out.sticking = true;
     out.force = f;
   } else {
-    out.force = fn * n + (cone / ft_len) * ft;
+    out.force = fn * n + (cone / std::sqrt(ft2)) * ft;
   }
   return out;
 }

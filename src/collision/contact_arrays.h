@@ -19,13 +19,22 @@
 //   surface (it turns with the body, so friction exerts its torque and a ball
 //   can roll). For r = 0 it is the core anchor and the slot stays unused.
 //
-// The contacts change every step, so each step builds its own body-to-slot
-// adjacency (ContactEnds, a CSR array from a counting sort in slot order) and
-// the per-body solve gathers those slots after its bond ends.
+// Contacts come in pairs: all the points that one candidate pair of bodies
+// produced (every manifold of a compound included) are contiguous, contacts
+// pair_begin[m] .. pair_begin[m+1), with the same two bodies in the same
+// order. The iterations evaluate a pair at a time (bonds/contact_pair_kernels.h):
+// its bodies' poses are read once, and its slots' weights and pulls are summed
+// per end (BondEndSums, math/affine_system.h), so a body gathers one record
+// per touching pair instead of one per contact slot.
+//
+// The contacts change every step, so each step builds its own body-to-pair-end
+// adjacency (ContactEnds, a CSR array from a counting sort in pair order) and
+// the per-body solve gathers those pair ends after its bond ends.
 #pragma once
 
 #include <cstdint>
 
+#include "math/affine_system.h"
 #include "pabd/math.h"
 
 namespace pabd {
@@ -72,9 +81,17 @@ struct ContactArrays {
   Real* end_weight = nullptr;
   Real* end_scale = nullptr;
 
-  // Per-iteration output, read by the per-body gather.
-  Real* slot_weight = nullptr;  ///< per slot
-  Vec3* slot_pull = nullptr;    ///< per slot: w * target + h^2 * explicit force
+  // Pairs: the contacts of one body pair, contiguous (see the top of this file).
+  int pair_count = 0;
+  const int* pair_begin = nullptr;  ///< per pair + 1: first contact
+  const int* pair_body = nullptr;   ///< per pair end (2 per pair: A, B): body index
+
+  // Per-iteration output, read by the per-body gather: per pair end, the sums
+  // of its slots' weights w and pulls (w * target + h^2 * explicit force).
+  BondEndSums* pair_sums = nullptr;
+  /// Per pair end: sum of w x x^T, written only for the paper's local step
+  /// (contact_pair_weights_kernel's need_second_moment).
+  Mat3* pair_second_moment = nullptr;
 };
 
 /// Contact of slot s.
@@ -82,15 +99,17 @@ PABD_HD int contact_of_slot(int s) { return s / kContactSlots; }
 /// Side (0 = A, 1 = B) of slot s.
 PABD_HD int side_of_slot(int s) { return (s / 2) & 1; }
 
-/// What the per-body solve reads of the contacts: the slots on body i are
-/// index[begin[i] .. begin[i+1]), each with a weight, anchor and pull.
-/// begin == nullptr means no contacts.
+/// What the per-body stages read of the contacts: the ends of the pairs
+/// touching body i are index[begin[i] .. begin[i+1]), in pair order, pair end
+/// e = 2 m + side belonging to pair m = e / 2, whose contacts are
+/// pair_begin[m] .. pair_begin[m+1). Static bodies have none. begin ==
+/// nullptr means no contacts.
 struct ContactEnds {
-  const int* begin = nullptr;    ///< per body + 1: CSR offsets
-  const int* index = nullptr;    ///< slot ids, body by body, in slot order
-  const Real* weight = nullptr;  ///< per slot
-  const Vec3* local = nullptr;   ///< per slot: anchor, body frame [m]
-  const Vec3* pull = nullptr;    ///< per slot
+  const int* begin = nullptr;           ///< per body + 1: CSR offsets
+  const int* index = nullptr;           ///< pair end ids, body by body, in pair order
+  const int* pair_begin = nullptr;      ///< per pair + 1: first contact
+  const BondEndSums* sums = nullptr;    ///< per pair end
+  const Mat3* second_moment = nullptr;  ///< per pair end (paper's local step only)
 };
 
 }  // namespace pabd

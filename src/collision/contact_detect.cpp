@@ -51,6 +51,7 @@ void ContactDetector::clear() {
   supported_mass_.clear();
   cur_.count = cur_.pairs = cur_.body_pairs = 0;
   prev_.count = prev_.pairs = prev_.body_pairs = 0;
+  pair_count_ = 0;
   end_begin_.clear();
 }
 
@@ -105,6 +106,7 @@ void ContactDetector::detect(const ContactDetectInput& in) {
     broadphase_.build(in.poses, in.aabb);
   } catch (const Error&) {
     cur_.count = cur_.pairs = cur_.body_pairs = 0;
+    pair_count_ = 0;
     end_begin_.clear();
     return;
   }
@@ -176,8 +178,6 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   out.sticking = at_least(cur_.sticking, nc);
   at_least(cur_.end_weight, 2LL * nc);
   at_least(cur_.end_scale, 2LL * nc);
-  at_least(cur_.slot_weight, 1LL * kContactSlots * nc);
-  at_least(cur_.slot_pull, 1LL * kContactSlots * nc);
   PreviousContacts prev;
   prev.body_pairs = prev_.body_pairs;
   prev.pairs = prev_.pairs;
@@ -194,32 +194,51 @@ void ContactDetector::detect(const ContactDetectInput& in) {
                          prev, in.hard, h2, out, i);
   });
 
+  build_pairs();
   build_adjacency(in);
   timings_.setup = lap_ms(t0);
   raise_penalties_by_load(in);
   timings_.load = lap_ms(t0);
 }
 
-void ContactDetector::build_adjacency(const ContactDetectInput& in) {
-  // Counting sort of the used slots on dynamic bodies by body, in slot order
-  // (serial, so every body gathers its contacts in a fixed order). A round
-  // end uses both its slots, any other end its core slot only.
-  const int nb = in.poses.count, slots = kContactSlots * cur_.count;
-  const std::uint8_t* is_static = in.poses.is_static;
+void ContactDetector::build_pairs() {
+  // The candidates with points, in candidate order (a serial scan: one
+  // compare per candidate).
+  const int np = cur_.pairs, nc = cur_.count;
+  const int* begin = cur_.begin.data();
   const int* end_body = cur_.end_body.data();
-  const Real* radius = cur_.end_radius.data();
-  auto used = [&](int s) {
-    const int end = s / 2;
-    return !(is_static && is_static[end_body[end]]) && (s % 2 == 0 || radius[end] > 0);
-  };
+  int* pair_begin = at_least(pair_begin_, np + 1LL);
+  int* pair_body = at_least(pair_body_, 2LL * np);
+  int m = 0;
+  for (int i = 0; i < np; ++i) {
+    const int first = begin[i];
+    if (begin[i + 1] == first) continue;
+    pair_begin[m] = first;
+    pair_body[2 * m] = end_body[2 * first];
+    pair_body[2 * m + 1] = end_body[2 * first + 1];
+    ++m;
+  }
+  pair_begin[m] = nc;
+  pair_count_ = m;
+  at_least(pair_sums_, 2LL * m);
+  at_least(pair_second_moment_, 2LL * m);
+}
+
+void ContactDetector::build_adjacency(const ContactDetectInput& in) {
+  // Counting sort of the pair ends on dynamic bodies by body, in pair order
+  // (serial, so every body gathers its pairs in a fixed order).
+  const int nb = in.poses.count, ends = 2 * pair_count_;
+  const std::uint8_t* is_static = in.poses.is_static;
+  const int* pair_body = pair_body_.data();
+  auto used = [&](int e) { return !(is_static && is_static[pair_body[e]]); };
   end_begin_.assign(static_cast<std::size_t>(nb) + 1, 0);
-  for (int s = 0; s < slots; ++s)
-    if (used(s)) ++end_begin_[end_body[s / 2] + 1];
+  for (int e = 0; e < ends; ++e)
+    if (used(e)) ++end_begin_[pair_body[e] + 1];
   for (int i = 0; i < nb; ++i) end_begin_[i + 1] += end_begin_[i];
   int* index = at_least(end_index_, end_begin_[nb]);
   fill_.assign(end_begin_.begin(), end_begin_.end() - 1);
-  for (int s = 0; s < slots; ++s)
-    if (used(s)) index[fill_[end_body[s / 2]]++] = s;
+  for (int e = 0; e < ends; ++e)
+    if (used(e)) index[fill_[pair_body[e]]++] = e;
 }
 
 void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
@@ -229,6 +248,8 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   ContactLoadView v;
   v.end_body = cur_.end_body.data();
   v.normal = cur_.normal.data();
+  v.pair_begin = pair_begin_.data();
+  v.pair_body = pair_body_.data();
   v.begin = end_begin_.data();
   v.index = end_index_.data();
   v.mass = in.mass;
@@ -283,8 +304,11 @@ ContactArrays ContactDetector::arrays() {
   c.sticking = cur_.sticking.data();
   c.end_weight = cur_.end_weight.data();
   c.end_scale = cur_.end_scale.data();
-  c.slot_weight = cur_.slot_weight.data();
-  c.slot_pull = cur_.slot_pull.data();
+  c.pair_count = cur_.count > 0 ? pair_count_ : 0;
+  c.pair_begin = pair_begin_.data();
+  c.pair_body = pair_body_.data();
+  c.pair_sums = pair_sums_.data();
+  c.pair_second_moment = pair_second_moment_.data();
   return c;
 }
 
@@ -293,9 +317,9 @@ ContactEnds ContactDetector::ends() const {
   if (cur_.count == 0 || end_begin_.empty()) return e;
   e.begin = end_begin_.data();
   e.index = end_index_.data();
-  e.weight = cur_.slot_weight.data();
-  e.local = cur_.slot_local.data();
-  e.pull = cur_.slot_pull.data();
+  e.pair_begin = pair_begin_.data();
+  e.sums = pair_sums_.data();
+  e.second_moment = pair_second_moment_.data();
   return e;
 }
 

@@ -13,9 +13,10 @@
 // contacts), a deterministic prefix sum of the point counts, then every pair
 // writes its points at its offset, matched by (pair, feature id) to the
 // previous step's contacts for the warm start and the friction anchors. Last,
-// a counting sort (serial, in slot order) builds the body-to-contact-slot
-// adjacency. The contacts come out in candidate order, then manifold order:
-// the same for any thread count.
+// the candidates with points become the step's contact pairs, and a counting
+// sort (serial, in pair order) builds the body-to-pair-end adjacency. The
+// contacts come out in candidate order, then manifold order: the same for any
+// thread count.
 //
 // Bodies joined by a bond (any joint or spring) never collide with each
 // other: a jointed assembly's neighbouring parts usually touch or overlap at
@@ -71,7 +72,7 @@ class ContactDetector {
   int count() const { return cur_.count; }
   /// The solver's view of the contacts (valid until the next detect or clear).
   ContactArrays arrays();
-  /// The per-body adjacency of the contact slots (begin == nullptr when there are none).
+  /// The per-body adjacency of the contact pairs' ends (begin == nullptr when there are none).
   ContactEnds ends() const;
   /// Separation of contact k at detection [m] (negative = penetration).
   Real separation(int k) const { return cur_.separation[k]; }
@@ -109,13 +110,12 @@ class ContactDetector {
     std::vector<Real> normal_penalty;
     std::vector<Vec3> lambda;
     std::vector<std::uint8_t> sticking;
-    std::vector<Real> end_weight;   ///< per end
-    std::vector<Real> end_scale;    ///< per end
-    std::vector<Real> slot_weight;  ///< per slot
-    std::vector<Vec3> slot_pull;    ///< per slot
+    std::vector<Real> end_weight;  ///< per end
+    std::vector<Real> end_scale;   ///< per end
   };
 
   void update_joined_pairs(const ContactDetectInput& input);
+  void build_pairs();
   void build_adjacency(const ContactDetectInput& input);
   void raise_penalties_by_load(const ContactDetectInput& input);
 
@@ -133,7 +133,13 @@ class ContactDetector {
   std::vector<int> joined_from_;
   std::vector<std::uint8_t> jointed_;  ///< per body: 1 = the end of some bond
   bool joined_valid_ = false;
-  // Body-to-contact-slot adjacency (CSR) and its fill cursors.
+  // This step's contact pairs (contact_arrays.h): the candidates with points.
+  int pair_count_ = 0;
+  std::vector<int> pair_begin_;           ///< per pair + 1: first contact
+  std::vector<int> pair_body_;            ///< per pair end
+  std::vector<BondEndSums> pair_sums_;    ///< per pair end
+  std::vector<Mat3> pair_second_moment_;  ///< per pair end
+  // Body-to-pair-end adjacency (CSR) and its fill cursors.
   std::vector<int> end_begin_;
   std::vector<int> end_index_;
   std::vector<int> fill_;

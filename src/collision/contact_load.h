@@ -44,8 +44,10 @@ namespace pabd {
 struct ContactLoadView {
   const int* end_body = nullptr;            ///< per end (2 per contact)
   const Vec3* normal = nullptr;             ///< per contact, from A to B
+  const int* pair_begin = nullptr;          ///< per contact pair + 1: first contact
+  const int* pair_body = nullptr;           ///< per pair end (2 per pair): body
   const int* begin = nullptr;               ///< per body + 1: CSR offsets into index
-  const int* index = nullptr;               ///< slot ids on each dynamic body
+  const int* index = nullptr;               ///< pair end ids on each dynamic body
   const Real* mass = nullptr;               ///< per body [kg]
   const std::uint8_t* is_static = nullptr;  ///< per body, may be null
   /// Per body, may be null: 1 = the end of some bond (joint, spring), which
@@ -54,21 +56,22 @@ struct ContactLoadView {
   Vec3 up{0, 1, 0};  ///< unit, against gravity
 };
 
-/// Verticality of slot s's contact seen from its body: > 0 when the body is
-/// the lower one (the other end rests on it), < 0 when it is the upper one.
-PABD_HD Real slot_support(const ContactLoadView& v, int s) {
-  const Real nu = dot(v.normal[contact_of_slot(s)], v.up);
-  return side_of_slot(s) == 0 ? nu : -nu;
+/// Verticality of contact k seen from its end on `side`: > 0 when that end's
+/// body is the lower one (the other end rests on it), < 0 when it is the upper one.
+PABD_HD Real contact_support(const ContactLoadView& v, int k, int side) {
+  const Real nu = dot(v.normal[k], v.up);
+  return side == 0 ? nu : -nu;
 }
 
 /// U_i: the sum of verticality over body i's supports (contacts below it).
 PABD_HD void support_weight_kernel(const ContactLoadView& v, Real* support_weight, int i) {
   Real sum = 0;
   for (int t = v.begin[i]; t < v.begin[i + 1]; ++t) {
-    const int s = v.index[t];
-    if (s % 2 != 0) continue;  // a round end's surface slot: same contact as its core
-    const Real u = slot_support(v, s);
-    if (u < 0) sum -= u;
+    const int e = v.index[t], m = e / 2, side = e % 2;
+    for (int k = v.pair_begin[m]; k < v.pair_begin[m + 1]; ++k) {
+      const Real u = contact_support(v, k, side);
+      if (u < 0) sum -= u;
+    }
   }
   support_weight[i] = sum;
 }
@@ -83,15 +86,14 @@ PABD_HD void supported_mass_kernel(const ContactLoadView& v, const Real* support
   }
   Real m = v.mass[i];
   for (int t = v.begin[i]; t < v.begin[i + 1]; ++t) {
-    const int s = v.index[t];
-    if (s % 2 != 0) continue;
-    const Real u = slot_support(v, s);
-    if (u <= 0) continue;
-    const int k = contact_of_slot(s);
-    const int j = v.end_body[2 * k + 1 - side_of_slot(s)];
+    const int e = v.index[t], pair = e / 2, side = e % 2;
+    const int j = v.pair_body[e ^ 1];  // the pair's other body
     if ((v.is_static && v.is_static[j]) || (v.jointed && v.jointed[j]) || support_weight[j] <= 0)
       continue;
-    m += previous[j] * (u / support_weight[j]);
+    for (int k = v.pair_begin[pair]; k < v.pair_begin[pair + 1]; ++k) {
+      const Real u = contact_support(v, k, side);
+      if (u > 0) m += previous[j] * (u / support_weight[j]);
+    }
   }
   supported[i] = m < cap ? m : cap;
 }

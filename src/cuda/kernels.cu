@@ -43,7 +43,7 @@ __global__ void global_local_kernel(BodyArrays bodies, BondArrays bonds, StepCon
   ::pabd::global_local_kernel(bodies, bonds, i, k);
 }
 
-/// With this step's contacts: gathers the body's contact slots after its bond ends.
+/// With this step's contacts: gathers the body's contact pair ends after its bond ends.
 __global__ void global_local_contact_kernel(BodyArrays bodies, BondArrays bonds,
                                             ContactEnds contacts, StepConstants k) {
   const int i = thread_index();
@@ -155,31 +155,28 @@ __global__ void contact_prepare_kernel(BodyArrays bodies, ContactArrays contacts
   ::pabd::contact_prepare_kernel(bodies, contacts, i, s, h2);
 }
 
-__global__ void contact_weights_kernel(BodyArrays bodies, ContactArrays contacts) {
-  const int i = thread_index();
-  if (i >= contacts.count) return;
-  ::pabd::contact_weights_kernel(bodies, contacts, i);
+/// Contact pair m's slot weights and pulls, summed per end (with dual_first,
+/// after the previous iteration's dual update of its contacts).
+__global__ void contact_pair_weights_kernel(BodyArrays bodies, ContactArrays contacts,
+                                            bool dual_first, bool second_moment) {
+  const int m = thread_index();
+  if (m >= contacts.pair_count) return;
+  ::pabd::contact_pair_weights_kernel(bodies, contacts, m, dual_first, second_moment);
 }
 
-/// Colored sweeps: the contacts touching one colour, order[0 .. count).
-__global__ void contact_weights_colour_kernel(BodyArrays bodies, ContactArrays contacts,
-                                              const int* order, int count) {
+/// Colored sweeps: the contact pairs touching one colour, order[0 .. count).
+__global__ void contact_pair_weights_colour_kernel(BodyArrays bodies, ContactArrays contacts,
+                                                   bool second_moment, const int* order,
+                                                   int count) {
   const int j = thread_index();
   if (j >= count) return;
-  ::pabd::contact_weights_kernel(bodies, contacts, order[j]);
+  ::pabd::contact_pair_weights_kernel(bodies, contacts, order[j], false, second_moment);
 }
 
 __global__ void contact_dual_kernel(BodyArrays bodies, ContactArrays contacts) {
   const int i = thread_index();
   if (i >= contacts.count) return;
   ::pabd::contact_dual_kernel(bodies, contacts, i);
-}
-
-/// Jacobi: the previous iteration's dual update fused into this one's weights.
-__global__ void contact_dual_then_weights_kernel(BodyArrays bodies, ContactArrays contacts) {
-  const int i = thread_index();
-  if (i >= contacts.count) return;
-  ::pabd::contact_dual_then_weights_kernel(bodies, contacts, i);
 }
 
 /// out[i] = energy of contact i [J].
@@ -207,7 +204,7 @@ __global__ void restitution_impulse_kernel(BodyArrays bodies, ContactArrays cont
   ::pabd::restitution_impulse_kernel(bodies, contacts, threshold, s, first, i);
 }
 
-/// After a round: body i adds the impulse changes of its contact slots.
+/// After a round: body i adds the impulse changes of its contacts.
 __global__ void restitution_apply_kernel(BodyArrays bodies, ContactArrays contacts,
                                          ContactEnds ends, RestitutionScratch s) {
   const int i = thread_index();

@@ -60,6 +60,41 @@ PABD_HD void add_bond_end(AffineSystem& sys, Real w, Vec3 x, Vec3 pull, bool nee
   sys.rhs_A = sys.rhs_A + outer(pull, x);
 }
 
+/// What several bond ends on one body add to its system, summed beforehand
+/// (a contact pair's points, bonds/contact_pair_kernels.h): the weights, their
+/// moment sum w x, the pulls and their moment sum outer(pull, x). D's share,
+/// sum w x x^T, is kept apart: only the paper's local step reads it.
+struct BondEndSums {
+  Real weight = 0;   ///< sum of w
+  Vec3 moment;       ///< sum of w x
+  Vec3 pull;         ///< sum of pull
+  Mat3 pull_moment;  ///< sum of outer(pull, x)
+};
+
+/// Adds one bond end to a sum (add_bond_end's terms without D).
+PABD_HD_ALWAYS_INLINE void add_bond_end(BondEndSums& s, Real w, Vec3 x, Vec3 pull) {
+  s.weight += w;
+  s.moment += w * x;
+  s.pull += pull;
+  // In place: a temporary Mat3 is zeroed before it is filled.
+  const Real p[3] = {pull.x, pull.y, pull.z};
+  for (int i = 0; i < 3; ++i) {
+    s.pull_moment.m[i][0] += p[i] * x.x;
+    s.pull_moment.m[i][1] += p[i] * x.y;
+    s.pull_moment.m[i][2] += p[i] * x.z;
+  }
+}
+
+/// Adds summed bond ends to a system; `second_moment` (sum w x x^T) may be
+/// null when D is not needed (the rigid local step).
+PABD_HD void add_bond_end_sums(AffineSystem& sys, const BondEndSums& s, const Mat3* second_moment) {
+  sys.a += s.weight;
+  sys.b += s.moment;
+  if (second_moment) sys.D = sys.D + *second_moment;
+  sys.rhs_c += s.pull;
+  sys.rhs_A = sys.rhs_A + s.pull_moment;
+}
+
 /// Inverse of a symmetric positive-definite 3x3 matrix (adjugate / determinant).
 PABD_HD Mat3 inverse_symmetric3(const Mat3& s) {
   Mat3 adj;

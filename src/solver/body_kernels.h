@@ -58,7 +58,7 @@ PABD_HD void predict_kernel(const BodyArrays& b, int i, const StepConstants& k) 
 /// the centre of mass cannot be absorbed by stretching A and thrown away by the
 /// projection, and torques act through the true inertia tr(Pi) I - Pi.
 /// Paper: q = H^-1 rhs, then the rotation closest to A in Frobenius norm.
-/// The body's bond ends are gathered first, then its contact ends (if any).
+/// The body's bond ends are gathered first, then its contact pairs' ends (if any).
 PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds,
                                  const ContactEnds& contacts, int i, const StepConstants& k) {
   if (b.is_static[i]) return;
@@ -71,9 +71,10 @@ PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds,
   if (contacts.begin) {
     for (int e_at = contacts.begin[i]; e_at < contacts.begin[i + 1]; ++e_at) {
       const int e = contacts.index[e_at];
+      const BondEndSums& sums = contacts.sums[e];
       // Skipped, not added as zeros: most speculative contacts do not push.
-      if (contacts.weight[e] == 0) continue;
-      add_bond_end(sys, contacts.weight[e], contacts.local[e], contacts.pull[e], !k.rigid_local);
+      if (sums.weight == 0) continue;
+      add_bond_end_sums(sys, sums, k.rigid_local ? nullptr : contacts.second_moment + e);
     }
   }
   if (k.rigid_local) {

@@ -47,8 +47,7 @@ void colour_bodies_with_contacts(const BodyArrays& bodies, const int* bond_end_b
     }
     if (ends.begin) {
       for (int e_at = ends.begin[i]; e_at < ends.begin[i + 1]; ++e_at) {
-        const int slot = ends.index[e_at];
-        const int other = contacts.end_body[2 * contact_of_slot(slot) + 1 - side_of_slot(slot)];
+        const int other = contacts.pair_body[ends.index[e_at] ^ 1];  // the pair's other body
         if (out.colour[other] >= 0) out.used[out.colour[other]] = i;
       }
     }
@@ -73,8 +72,8 @@ void colour_bodies_with_contacts(const BodyArrays& bodies, const int* bond_end_b
 
   list_by_colour(bond_end_body, bond_count, out.colour, colours, out.bond_colour_begin,
                  out.bond_order, out.fill);
-  list_by_colour(contacts.end_body, contacts.count, out.colour, colours, out.contact_colour_begin,
-                 out.contact_order, out.fill);
+  list_by_colour(contacts.pair_body, contacts.pair_count, out.colour, colours,
+                 out.contact_colour_begin, out.contact_order, out.fill);
 }
 
 }  // namespace pabd

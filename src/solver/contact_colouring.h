@@ -10,9 +10,9 @@
 // overshoots). So the contacts join the graph. Contacts change every step,
 // hence the rebuild: greedy, bodies in index order, each takes the smallest
 // colour none of its coloured neighbours (through a bond or a contact) has;
-// serial and deterministic, linear in bodies + bond ends + contact ends. Each
-// colour lists its bodies, the bonds touching them and the contacts touching
-// them. Arrays are reused from step to step (no allocation once warm).
+// serial and deterministic, linear in bodies + bond ends + contact pair ends.
+// Each colour lists its bodies, the bonds touching them and the contact pairs
+// touching them. Arrays are reused from step to step (no allocation once warm).
 #pragma once
 
 #include <vector>
@@ -28,8 +28,8 @@ struct ContactColouring {
   std::vector<int> colour_begin;          ///< colour c: order[colour_begin[c] .. [c+1])
   std::vector<int> bond_order;            ///< bonds touching each colour
   std::vector<int> bond_colour_begin;     ///< colour c's bonds: bond_order[.. [c] .. [c+1])
-  std::vector<int> contact_order;         ///< contacts touching each colour
-  std::vector<int> contact_colour_begin;  ///< colour c's contacts
+  std::vector<int> contact_order;         ///< contact pairs touching each colour
+  std::vector<int> contact_colour_begin;  ///< colour c's contact pairs
   std::vector<int> colour;                ///< scratch: per body, -1 = static
   std::vector<int> used;                  ///< scratch: used[c] == i marks a taken colour
   std::vector<int> fill;                  ///< scratch: counting-sort cursors
@@ -38,8 +38,8 @@ struct ContactColouring {
 };
 
 /// Colours the bodies over the bond adjacency (bodies.end_begin/end_index,
-/// bond ends' bodies in bond_end_body) and the contact adjacency (ends), and
-/// lists each colour's bonds and contacts.
+/// bond ends' bodies in bond_end_body) and the contact pair adjacency (ends),
+/// and lists each colour's bonds and contact pairs.
 void colour_bodies_with_contacts(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
                                  const ContactArrays& contacts, const ContactEnds& ends,
                                  ContactColouring& out);

@@ -8,8 +8,8 @@
 //               joint limits and drives, the start coordinate and drive target;
 //               per contact: its ends' weights and correction scales
 //   K times:
-//     bonds     per bond and per contact: weight and pull for both ends, from iterate k
-//     solve     per body: gather bond then contact ends, 12x12 global solve, closest
+//     bonds     per bond and per contact pair: weight and pull for both ends, from iterate k
+//     solve     per body: gather bond then contact pair ends, 12x12 global solve, closest
 //               rotation; then the optional acceleration (solver/acceleration.h)
 //     dual      per bond and per contact: augmented-Lagrangian update from iterate k+1
 //               (Jacobi: a contact's is fused into the next iteration's bonds stage)
@@ -130,9 +130,11 @@ StepResult WorldImpl::step() {
     parallel_for(pf, threads, nb, [&](int i) { acceleration_start_kernel(bodies, i); });
   Real omega = 1;
   // Jacobi: the contacts' dual update is deferred into the next iteration's
-  // weights (contact_dual_then_weights_kernel), except after the last
+  // weights (contact_pair_weights_kernel's dual_first), except after the last
   // iteration, or when an observer must see every iteration's multipliers.
   const bool fuse_contact_dual = !colored && !observer;
+  // Only the paper's local step reads D, so only it needs the contacts' sum w x x^T.
+  const bool second_moment = !k.rigid_local;
 
   for (int it = 0; it < settings.iterations; ++it) {
     if (contact_colours) {
@@ -145,8 +147,10 @@ StepResult WorldImpl::step() {
         t0 = Clock::now();
         parallel_for(pf, threads, cc.bond_colour_begin[c + 1] - cc.bond_colour_begin[c],
                      [&](int j) { bond_weights_kernel(bodies, bonds, bond_order[j], hard, h2); });
-        parallel_for(pf, threads, cc.contact_colour_begin[c + 1] - cc.contact_colour_begin[c],
-                     [&](int j) { contact_weights_kernel(bodies, contact, contact_order[j]); });
+        parallel_for(
+            pf, threads, cc.contact_colour_begin[c + 1] - cc.contact_colour_begin[c], [&](int j) {
+              contact_pair_weights_kernel(bodies, contact, contact_order[j], false, second_moment);
+            });
         t.bonds_ms += ms_since(t0);
         t0 = Clock::now();
         parallel_for(pf, threads, cc.colour_begin[c + 1] - cc.colour_begin[c], [&](int j) {
@@ -173,11 +177,10 @@ StepResult WorldImpl::step() {
       t0 = Clock::now();
       parallel_for(pf, threads, nc,
                    [&](int i) { bond_weights_kernel(bodies, bonds, i, hard, h2); });
-      if (fuse_contact_dual && it > 0)
-        parallel_for(pf, threads, nk,
-                     [&](int i) { contact_dual_then_weights_kernel(bodies, contact, i); });
-      else
-        parallel_for(pf, threads, nk, [&](int i) { contact_weights_kernel(bodies, contact, i); });
+      const bool dual_first = fuse_contact_dual && it > 0;
+      parallel_for(pf, threads, contact.pair_count, [&](int m) {
+        contact_pair_weights_kernel(bodies, contact, m, dual_first, second_moment);
+      });
       t.bonds_ms += ms_since(t0);
       t0 = Clock::now();
       parallel_for(pf, threads, nb,
