@@ -39,6 +39,11 @@ struct BodyArrays {
   Quat* iterate_orientation = nullptr;   ///< acceleration: Q^k
   Vec3* previous_position = nullptr;     ///< acceleration: c^(k-1)
   Quat* previous_orientation = nullptr;  ///< acceleration: Q^(k-1)
+  /// Per body, at the current iterate: |A - A^n|_F, the Frobenius norm of
+  /// the turn since the start of the step, which bounds how far it moved a
+  /// material point at distance r from the centre, by r |A - A^n|_F
+  /// (contact_kernels.h uses it to skip contacts that cannot touch yet).
+  Real* turn_norm = nullptr;
 
   // Body-to-bond-end adjacency (CSR): the ends touching body i are
   // end_index[end_begin[i] .. end_begin[i+1]); end e belongs to bond e / 2.
@@ -49,6 +54,18 @@ struct BodyArrays {
 /// World position of material point x of body `body` (or x itself for the world, body < 0).
 PABD_HD_ALWAYS_INLINE Vec3 world_point(const BodyArrays& bodies, int body, Vec3 x) {
   return body < 0 ? x : bodies.affine[body] * x + bodies.position[body];
+}
+
+/// Sets body i's turn_norm for its current pose: the Frobenius norm of
+/// A - A^n, which bounds its spectral norm.
+PABD_HD void update_turn_norm(const BodyArrays& b, int i) {
+  Real da2 = 0;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) {
+      const Real d = b.affine[i].m[r][c] - b.start_affine[i].m[r][c];
+      da2 += d * d;
+    }
+  b.turn_norm[i] = std::sqrt(da2);
 }
 
 }  // namespace pabd

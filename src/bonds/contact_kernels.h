@@ -51,6 +51,45 @@ PABD_HD_ALWAYS_INLINE ContactPoints contact_points(const BodyArrays& bodies, con
                         body_pose(bodies, c.end_body[2 * k + 1]), c, k);
 }
 
+/// How much farther than rounding the start gap must exceed the bodies'
+/// motion bounds for a contact to be skipped as idle [m]: a gap's rounding is
+/// ~1e-13 m at 100 m from the origin.
+inline constexpr Real kIdleBoundSlack = Real(1e-9);
+
+/// How far body i's centre has moved since the start of the step (0 for a static body) [m].
+PABD_HD_ALWAYS_INLINE Vec3 step_translation(const BodyArrays& b, int i) {
+  return b.is_static[i] ? Vec3{} : b.position[i] - b.start_position[i];
+}
+
+/// What the idle test by bounds needs of a contact's two bodies: B's step
+/// translation less A's, and the sum of their turn norms.
+struct PairMotion {
+  Vec3 translation;  ///< (c_b - c_b^n) - (c_a - c_a^n) [m]
+  Real turn = 0;     ///< turn_norm of A plus B's
+};
+
+/// The motion of bodies a (end A) and b (end B) since the start of the step.
+PABD_HD_ALWAYS_INLINE PairMotion pair_motion(const BodyArrays& bodies, int a, int b) {
+  return PairMotion{step_translation(bodies, b) - step_translation(bodies, a),
+                    bodies.turn_norm[a] + bodies.turn_norm[b]};
+}
+
+/// True when contact k is idle (contact_idle) at the current iterate, known
+/// without its anchors: lambda = 0 and the gap is still positive. With
+/// y = A x + c, the gap moved by n . (dc_b - dc_a) + n . (dA_b x_b - dA_a x_a)
+/// since the start of the step, and |dA x| <= |dA|_F |x|, so
+/// gap >= start_gap + n . translation - turn * anchor_reach. Bodies that
+/// move together (a resting pile's boxes falling by h^2 g in the prediction)
+/// keep their speculative contacts, a box's edge and corner neighbours 1 mm
+/// away, skipped. The skip changes no result: such a contact is idle either way.
+PABD_HD_ALWAYS_INLINE bool contact_surely_idle(const ContactArrays& c, int k,
+                                               const PairMotion& motion) {
+  const Vec3 l = c.lambda[k];
+  return l.x == 0 && l.y == 0 && l.z == 0 &&
+         c.start_gap[k] + dot(c.normal[k], motion.translation) - motion.turn * c.anchor_reach[k] >
+             kIdleBoundSlack;
+}
+
 /// Contact k's normal and tangential penalties.
 PABD_HD ContactPenalty contact_penalty(const ContactArrays& c, int k) {
   return {c.normal_penalty[k], c.penalty[k]};
@@ -112,11 +151,28 @@ PABD_HD_ALWAYS_INLINE void add_contact_end(BondEndSums& sums, Mat3& second_momen
 template <bool kRound, bool kSecondMoment>
 PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays& c, int m,
                                   bool dual_first) {
-  const BodyPose pa = body_pose(bodies, c.pair_body[2 * m]);
-  const BodyPose pb = body_pose(bodies, c.pair_body[2 * m + 1]);
+  const int a = c.pair_body[2 * m], b = c.pair_body[2 * m + 1];
+  const PairMotion motion = pair_motion(bodies, a, b);
+  const int last = c.pair_begin[m + 1];
+  // Leading contacts that cannot push: often the whole pair (a pile's edge
+  // and corner neighbours), which then costs neither poses nor sums.
+  int k = c.pair_begin[m];
+  for (; k < last && contact_surely_idle(c, k, motion); ++k)
+    if (dual_first) c.sticking[k] = 0;
+  if (k == last) {
+    c.pair_sums[2 * m].weight = 0;  // the gather reads nothing else of an end of weight 0
+    c.pair_sums[2 * m + 1].weight = 0;
+    return;
+  }
+  const BodyPose pa = body_pose(bodies, a);
+  const BodyPose pb = body_pose(bodies, b);
   BondEndSums sa, sb;
   Mat3 da, db;
-  for (int k = c.pair_begin[m]; k < c.pair_begin[m + 1]; ++k) {
+  for (; k < last; ++k) {
+    if (contact_surely_idle(c, k, motion)) {
+      if (dual_first) c.sticking[k] = 0;
+      continue;
+    }
     ContactPoints p = contact_points(pa, pb, c, k);
     if (!kRound) p.radius_a = p.radius_b = 0;  // known: lets the compiler drop the round paths
     const Vec3 n = c.normal[k];
@@ -181,6 +237,10 @@ PABD_HD void contact_pair_weights_kernel(const BodyArrays& bodies, const Contact
 
 /// After an iteration: the augmented-Lagrangian update of contact k.
 PABD_HD void contact_dual_kernel(const BodyArrays& bodies, const ContactArrays& c, int k) {
+  if (contact_surely_idle(c, k, pair_motion(bodies, c.end_body[2 * k], c.end_body[2 * k + 1]))) {
+    c.sticking[k] = 0;
+    return;
+  }
   contact_dual_update(contact_points(bodies, c, k), c.normal[k], c.friction[k],
                       contact_penalty(c, k), c.lambda[k], c.sticking[k]);
 }

@@ -66,6 +66,13 @@ struct ContactArrays {
   /// Per contact: alpha min(g_0, 0) for its gap g_0 at the start of the step,
   /// the part of an old penetration the step keeps (contact_bond.h) [m].
   const Real* gap_offset = nullptr;
+  /// Per contact: the gap it acts on (contact_solve_gap) at the start-of-step
+  /// poses [m]; with the bodies' motion bounds it tells a contact that cannot
+  /// push yet without evaluating it (contact_kernels.h).
+  const Real* start_gap = nullptr;
+  /// Per contact: the larger distance of its two core anchors from their
+  /// bodies' centres, max(|x_a|, |x_b|) [m]; with start_gap for the same test.
+  const Real* anchor_reach = nullptr;
 
   // Augmented-Lagrangian state, warm-started from the previous step.
   /// Multiplier [N], world vector: the force on B (A gets its opposite) at

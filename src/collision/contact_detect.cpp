@@ -170,6 +170,8 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   out.restitution = at_least(cur_.restitution, nc);
   out.approach_velocity = at_least(cur_.approach_velocity, nc);
   out.gap_offset = at_least(cur_.gap_offset, nc);
+  out.start_gap = at_least(cur_.start_gap, nc);
+  out.anchor_reach = at_least(cur_.anchor_reach, nc);
   out.separation = at_least(cur_.separation, nc);
   out.feature = at_least(cur_.feature, nc);
   out.penalty = at_least(cur_.penalty, nc);
@@ -298,6 +300,8 @@ ContactArrays ContactDetector::arrays() {
   c.restitution = cur_.restitution.data();
   c.approach_velocity = cur_.approach_velocity.data();
   c.gap_offset = cur_.gap_offset.data();
+  c.start_gap = cur_.start_gap.data();
+  c.anchor_reach = cur_.anchor_reach.data();
   c.penalty = cur_.penalty.data();
   c.normal_penalty = cur_.normal_penalty.data();
   c.lambda = cur_.lambda.data();

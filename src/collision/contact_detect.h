@@ -104,6 +104,8 @@ class ContactDetector {
     std::vector<Real> restitution;
     std::vector<Real> approach_velocity;
     std::vector<Real> gap_offset;
+    std::vector<Real> start_gap;
+    std::vector<Real> anchor_reach;
     std::vector<Real> separation;
     std::vector<std::uint32_t> feature;
     std::vector<Real> penalty;

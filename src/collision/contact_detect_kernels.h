@@ -172,6 +172,8 @@ struct ContactOutput {
   Real* penalty = nullptr;            ///< per contact
   Real* normal_penalty = nullptr;     ///< per contact
   Real* gap_offset = nullptr;         ///< per contact
+  Real* start_gap = nullptr;          ///< per contact [m]
+  Real* anchor_reach = nullptr;       ///< per contact [m]
   Real* separation = nullptr;         ///< per contact: at detection [m]
   std::uint32_t* feature = nullptr;   ///< per contact
   Vec3* lambda = nullptr;             ///< per contact
@@ -269,6 +271,9 @@ PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel
       start.radius_b = rb;
       const Real g0 = contact_gap(start, n);
       out.gap_offset[k] = g0 < 0 ? kContactStabilization * g0 : Real(0);
+      out.start_gap[k] = g0 - out.gap_offset[k];
+      const Real reach_a = length(x[0]), reach_b = length(x[2]);
+      out.anchor_reach[k] = reach_a > reach_b ? reach_a : reach_b;
       // Restitution (contact_restitution.h): the core anchors' normal velocity now.
       out.restitution[k] = e;
       out.approach_velocity[k] = dot(

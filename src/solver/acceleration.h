@@ -61,6 +61,7 @@ PABD_HD void acceleration_kernel(const BodyArrays& b, int i, Real omega, Real ga
   b.position[i] = c;
   b.orientation[i] = q;
   b.affine[i] = to_matrix(q);
+  update_turn_norm(b, i);
 }
 
 }  // namespace pabd

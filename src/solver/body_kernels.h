@@ -46,6 +46,7 @@ PABD_HD void predict_kernel(const BodyArrays& b, int i, const StepConstants& k) 
   b.position[i] = c;
   b.orientation[i] = q;
   b.affine[i] = a;
+  update_turn_norm(b, i);
 }
 
 /// Global step (gather bond ends into the 12x12 system) then local step (a
@@ -92,6 +93,7 @@ PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds,
     b.orientation[i] = q;
     b.affine[i] = to_matrix(q);
   }
+  update_turn_norm(b, i);
 }
 
 /// The same without contacts.

@@ -52,6 +52,7 @@ void WorldImpl::build_topology() {
   iterate_orientation.resize(nb);
   previous_position.resize(nb);
   previous_orientation.resize(nb);
+  turn_norm.assign(nb, 0);
   end_weight.assign(2 * nc, 0);
   end_pull.assign(2 * nc, Vec3{});
   topology_dirty = false;
@@ -77,6 +78,7 @@ BodyArrays WorldImpl::body_arrays() {
   b.iterate_orientation = iterate_orientation.data();
   b.previous_position = previous_position.data();
   b.previous_orientation = previous_orientation.data();
+  b.turn_norm = turn_norm.data();
   b.end_begin = end_begin.data();
   b.end_index = end_index.data();
   return b;

@@ -74,6 +74,7 @@ class WorldImpl {
   std::vector<Quat> iterate_orientation;
   std::vector<Vec3> previous_position;  // acceleration: q^(k-1)
   std::vector<Quat> previous_orientation;
+  std::vector<Real> turn_norm;  ///< per body (BodyArrays::turn_norm)
   std::vector<int> end_begin;
   std::vector<int> end_index;
 

@@ -1,0 +1,312 @@
+// Contact pairs (collision/contact_arrays.h, bonds/contact_kernels.h): the
+// per-pair kernel's sums and its idle test by bounds, on hand-built arrays.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "bonds/contact_kernels.h"
+#include "math/so3.h"
+
+namespace pabd {
+namespace {
+
+/// Two or three bodies' arrays, owned here (BodyArrays points into them).
+struct Bodies {
+  std::vector<Real> mass;
+  std::vector<std::uint8_t> is_static;
+  std::vector<Vec3> position, start_position;
+  std::vector<Mat3> affine, start_affine;
+  std::vector<Real> turn_norm;
+
+  explicit Bodies(int n)
+      : mass(n, 1),
+        is_static(n, 0),
+        position(n),
+        start_position(n),
+        affine(n, identity3()),
+        start_affine(n, identity3()),
+        turn_norm(n, 0) {}
+
+  BodyArrays view() {
+    BodyArrays b;
+    b.count = static_cast<int>(mass.size());
+    b.mass = mass.data();
+    b.is_static = is_static.data();
+    b.position = position.data();
+    b.start_position = start_position.data();
+    b.affine = affine.data();
+    b.start_affine = start_affine.data();
+    b.turn_norm = turn_norm.data();
+    return b;
+  }
+};
+
+/// Contacts' arrays, owned here; every contact between bodies `a` and `b`.
+struct Contacts {
+  int n;
+  std::vector<int> end_body;
+  std::vector<Real> end_radius;
+  std::vector<Vec3> slot_local, normal, lambda;
+  std::vector<Real> friction, penalty, normal_penalty, gap_offset, start_gap, anchor_reach;
+  std::vector<std::uint8_t> sticking;
+  std::vector<Real> end_weight, end_scale;
+  std::vector<int> pair_begin, pair_body;
+  std::vector<BondEndSums> sums;
+  std::vector<Mat3> second;
+
+  explicit Contacts(int count)
+      : n(count),
+        end_body(2 * count),
+        end_radius(2 * count, 0),
+        slot_local(kContactSlots * count),
+        normal(count),
+        lambda(count),
+        friction(count, 0.5),
+        penalty(count, 100),
+        normal_penalty(count, 100),
+        gap_offset(count, 0),
+        start_gap(count, 0),
+        anchor_reach(count, 0),
+        sticking(count, 0),
+        end_weight(2 * count),
+        end_scale(2 * count) {}
+
+  /// Groups contacts [first[m], first[m+1]) into pairs; all between the same bodies.
+  void set_pairs(const std::vector<int>& first) {
+    pair_begin = first;
+    const int pairs = static_cast<int>(first.size()) - 1;
+    pair_body.resize(2 * pairs);
+    for (int m = 0; m < pairs; ++m) {
+      pair_body[2 * m] = end_body[2 * first[m]];
+      pair_body[2 * m + 1] = end_body[2 * first[m] + 1];
+    }
+    sums.assign(2 * pairs, BondEndSums{});
+    second.assign(2 * pairs, Mat3{});
+  }
+
+  ContactArrays view() {
+    ContactArrays c;
+    c.count = n;
+    c.end_body = end_body.data();
+    c.end_radius = end_radius.data();
+    c.slot_local = slot_local.data();
+    c.normal = normal.data();
+    c.friction = friction.data();
+    c.penalty = penalty.data();
+    c.normal_penalty = normal_penalty.data();
+    c.gap_offset = gap_offset.data();
+    c.start_gap = start_gap.data();
+    c.anchor_reach = anchor_reach.data();
+    c.lambda = lambda.data();
+    c.sticking = sticking.data();
+    c.end_weight = end_weight.data();
+    c.end_scale = end_scale.data();
+    c.pair_count = static_cast<int>(pair_begin.size()) - 1;
+    c.pair_begin = pair_begin.data();
+    c.pair_body = pair_body.data();
+    c.pair_sums = sums.data();
+    c.pair_second_moment = second.data();
+    return c;
+  }
+};
+
+Quat random_rotation(std::mt19937& rng, double max_angle) {
+  std::normal_distribution<double> g(0, 1);
+  std::uniform_real_distribution<double> u(0, max_angle);
+  Vec3 axis{g(rng), g(rng), g(rng)};
+  axis = (1 / length(axis)) * axis;
+  return quat_exp(u(rng) * axis);
+}
+
+Vec3 random_vec(std::mt19937& rng, double scale) {
+  std::uniform_real_distribution<double> u(-scale, scale);
+  return {u(rng), u(rng), u(rng)};
+}
+
+// The idle test by bounds (contact_surely_idle) may skip a contact only if
+// the full test (contact_idle at the iterate's anchors) finds it idle: the
+// skip must change no result. Random start poses, anchors up to 3 m from
+// their centres (the box-box clip can put an anchor outside its box), random
+// turns up to 0.6 rad and moves up to 5 cm, half of them shared by both bodies
+// (a pile falling together), gaps from -1 cm to 3 cm. No tolerance: the
+// implication is exact, because the test's slack (1e-9 m) is far above the
+// rounding of a gap at these distances (~1e-15 m).
+TEST(ContactPairs, IdleByBoundsSkipsOnlyIdleContacts) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> gap_of(-0.01, 0.03), unit(0, 1);
+  std::normal_distribution<double> g(0, 1);
+  int skipped = 0, idle = 0;
+  const int trials = 200000;
+  for (int t = 0; t < trials; ++t) {
+    Bodies bodies(2);
+    Contacts c(1);
+    c.end_body = {0, 1};
+    for (int i = 0; i < 2; ++i) {
+      bodies.start_position[i] = random_vec(rng, 10);
+      bodies.start_affine[i] = to_matrix(random_rotation(rng, 3.14159));
+    }
+    const Vec3 xa = random_vec(rng, 1.7), xb = random_vec(rng, 1.7);
+    c.slot_local[0] = c.slot_local[1] = xa;
+    c.slot_local[2] = c.slot_local[3] = xb;
+    Vec3 n{g(rng), g(rng), g(rng)};
+    n = (1 / length(n)) * n;
+    c.normal[0] = n;
+    // Place B so that the start gap n . (y_b - y_a) is the drawn one.
+    const Vec3 ya0 = bodies.start_affine[0] * xa + bodies.start_position[0];
+    const Vec3 yb0 = bodies.start_affine[1] * xb + bodies.start_position[1];
+    bodies.start_position[1] += (gap_of(rng) - dot(n, yb0 - ya0)) * n;
+    const Real g0 = dot(n, bodies.start_affine[1] * xb + bodies.start_position[1] - ya0);
+    c.gap_offset[0] = g0 < 0 ? kContactStabilization * g0 : 0;
+    c.start_gap[0] = g0 - c.gap_offset[0];  // as contact_write_kernel
+    c.anchor_reach[0] = std::fmax(length(xa), length(xb));
+    // The iterate: each body turned and moved, the moves shared half the time.
+    const bool together = unit(rng) < 0.5;
+    const Vec3 shared = random_vec(rng, 0.05);
+    for (int i = 0; i < 2; ++i) {
+      const Quat q = random_rotation(rng, unit(rng) < 0.5 ? 0.002 : 0.6);
+      bodies.affine[i] = to_matrix(q) * bodies.start_affine[i];
+      bodies.position[i] = bodies.start_position[i] + (together ? shared : random_vec(rng, 0.05));
+    }
+    const BodyArrays b = bodies.view();
+    for (int i = 0; i < 2; ++i) update_turn_norm(b, i);
+    const ContactArrays ca = c.view();
+    const bool surely = contact_surely_idle(ca, 0, pair_motion(b, 0, 1));
+    const bool full = contact_idle(contact_points(b, ca, 0), n, ca.lambda[0]);
+    if (surely) {
+      ++skipped;
+      ASSERT_TRUE(full) << "trial " << t << ": skipped a contact that is not idle";
+    }
+    idle += full ? 1 : 0;
+  }
+  std::printf("idle by the full test %d of %d; skipped by bounds %d\n", idle, trials, skipped);
+  // The test has teeth only if the bound skips a fair share of the idle contacts.
+  EXPECT_GT(skipped, idle / 4);
+}
+
+// A nonzero multiplier is never skipped, however far apart the bodies are:
+// the contact still pulls its bodies toward lambda's force.
+TEST(ContactPairs, IdleByBoundsKeepsAWarmStartedContact) {
+  Bodies bodies(2);
+  Contacts c(1);
+  c.end_body = {0, 1};
+  c.normal[0] = {0, 1, 0};
+  c.start_gap[0] = 1;  // a metre apart
+  c.anchor_reach[0] = 0.5;
+  c.lambda[0] = {0, 1e-12, 0};
+  const BodyArrays b = bodies.view();
+  const ContactArrays ca = c.view();
+  EXPECT_FALSE(contact_surely_idle(ca, 0, pair_motion(b, 0, 1)));
+  c.lambda[0] = {};
+  EXPECT_TRUE(contact_surely_idle(c.view(), 0, pair_motion(b, 0, 1)));
+}
+
+// A pair's sums (one record per end) equal the sums of its contacts each
+// evaluated as a pair of its own: the pair kernel's summation and its one read
+// of the poses change nothing but the order of the additions. Boxes (one slot
+// per end) and a sphere (core and surface slots), pushing, sliding and idle
+// contacts, with the paper's second moments. Relative tolerance 1e-13: a sum
+// of five terms reordered differs by a few ulps.
+TEST(ContactPairs, PairSumsEqualTheSumOfTheirContacts) {
+  std::mt19937 rng(11);
+  for (const bool round : {false, true}) {
+    const int n = 5;
+    Bodies bodies(2);
+    bodies.mass = {2, 3};
+    Contacts c(n);
+    for (int i = 0; i < 2; ++i) {
+      bodies.start_position[i] = random_vec(rng, 1);
+      bodies.start_affine[i] = to_matrix(random_rotation(rng, 3));
+    }
+    const Real radius = round ? 0.3 : 0;
+    for (int k = 0; k < n; ++k) {
+      c.end_body[2 * k] = 0;
+      c.end_body[2 * k + 1] = 1;
+      c.end_radius[2 * k + 1] = radius;
+      const Vec3 nk = (1 / length(Vec3{0.1, 1, 0.2 * k})) * Vec3{0.1, 1, 0.2 * k};
+      c.normal[k] = nk;
+      // Anchors of one world point p at the start poses, B's core its radius
+      // below the surface and 2 mm past A's point along n (-1 mm for k = 3).
+      const Vec3 p = random_vec(rng, 0.5);
+      const Vec3 xa = transpose(bodies.start_affine[0]) * (p - bodies.start_position[0]);
+      const Real gap = k == 3 ? -0.001 : 0.002;
+      const Vec3 b_core = p + (gap + radius) * nk;
+      const Vec3 xb = transpose(bodies.start_affine[1]) * (b_core - bodies.start_position[1]);
+      const Vec3 xb_surface =
+          round ? transpose(bodies.start_affine[1]) * (p + gap * nk - bodies.start_position[1])
+                : xb;
+      Vec3* x = c.slot_local.data() + kContactSlots * k;
+      x[0] = x[1] = xa;
+      x[2] = xb;
+      x[3] = xb_surface;
+      c.gap_offset[k] = gap < 0 ? kContactStabilization * gap : 0;
+      c.start_gap[k] = gap - c.gap_offset[k];
+      c.anchor_reach[k] = std::fmax(length(xa), length(xb));
+      // k = 1 slides (its tangential part is above mu times its normal part); k = 4 is cold.
+      c.lambda[k] = k == 4 ? Vec3{} : Vec3{k == 1 ? 400.0 : 3.0 * k, 500.0 + k, -2.0};
+      c.normal_penalty[k] = 1e4 * (1 + k);
+      c.penalty[k] = 1e4;
+    }
+    // The iterate: both bodies moved a few millimetres and turned slightly.
+    for (int i = 0; i < 2; ++i) {
+      bodies.position[i] = bodies.start_position[i] + random_vec(rng, 0.003);
+      bodies.affine[i] = to_matrix(random_rotation(rng, 0.005)) * bodies.start_affine[i];
+    }
+    const BodyArrays b = bodies.view();
+    for (int i = 0; i < 2; ++i) update_turn_norm(b, i);
+    const HardBondSettings hard;
+    const Real h2 = 1.0 / 3600;
+    // All five as one pair, then each as a pair of its own (same contacts,
+    // same multipliers: no dual update).
+    c.set_pairs({0, n});
+    ContactArrays whole = c.view();
+    for (int k = 0; k < n; ++k) contact_prepare_kernel(b, whole, k, hard, h2);
+    contact_pair_weights_kernel(b, whole, 0, false, true);
+    const BondEndSums whole_a = c.sums[0], whole_b = c.sums[1];
+    const Mat3 whole_da = c.second[0], whole_db = c.second[1];
+    c.set_pairs({0, 1, 2, 3, 4, 5});
+    ContactArrays single = c.view();
+    BondEndSums sum_a, sum_b;
+    Mat3 da, db;
+    int pushing = 0;
+    for (int m = 0; m < n; ++m) {
+      contact_pair_weights_kernel(b, single, m, false, true);
+      for (int side = 0; side < 2; ++side) {
+        const BondEndSums& e = c.sums[2 * m + side];
+        BondEndSums& s = side == 0 ? sum_a : sum_b;
+        s.weight += e.weight;
+        s.moment += e.moment;
+        s.pull += e.pull;
+        s.pull_moment = s.pull_moment + e.pull_moment;
+        Mat3& d = side == 0 ? da : db;
+        d = d + c.second[2 * m + side];
+      }
+      pushing += c.sums[2 * m].weight > 0 ? 1 : 0;
+    }
+    std::printf("%s: %d of %d contacts push; weight A %.6g B %.6g\n", round ? "sphere" : "box",
+                pushing, n, whole_a.weight, whole_b.weight);
+    ASSERT_GE(pushing, 2);  // the comparison is not between zeros
+    auto near = [](Real x, Real y) { return std::fabs(x - y) <= 1e-13 * (1 + std::fabs(y)); };
+    auto near3 = [&](Vec3 x, Vec3 y) { return near(x.x, y.x) && near(x.y, y.y) && near(x.z, y.z); };
+    auto near33 = [&](const Mat3& x, const Mat3& y) {
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          if (!near(x.m[i][j], y.m[i][j])) return false;
+      return true;
+    };
+    for (int side = 0; side < 2; ++side) {
+      const BondEndSums& w = side == 0 ? whole_a : whole_b;
+      const BondEndSums& s = side == 0 ? sum_a : sum_b;
+      EXPECT_TRUE(near(w.weight, s.weight)) << "side " << side;
+      EXPECT_TRUE(near3(w.moment, s.moment)) << "side " << side;
+      EXPECT_TRUE(near3(w.pull, s.pull)) << "side " << side;
+      EXPECT_TRUE(near33(w.pull_moment, s.pull_moment)) << "side " << side;
+      EXPECT_TRUE(near33(side == 0 ? whole_da : whole_db, side == 0 ? da : db)) << "side " << side;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pabd
