@@ -19,6 +19,7 @@ struct Bodies {
   std::vector<std::uint8_t> is_static;
   std::vector<Vec3> position, start_position;
   std::vector<Mat3> affine, start_affine;
+  std::vector<Quat> orientation, start_orientation;
   std::vector<Real> turn_norm;
 
   explicit Bodies(int n)
@@ -28,7 +29,17 @@ struct Bodies {
         start_position(n),
         affine(n, identity3()),
         start_affine(n, identity3()),
+        orientation(n, Quat{}),
+        start_orientation(n, Quat{}),
         turn_norm(n, 0) {}
+
+  /// Sets body i's start and current orientations (and their matrices).
+  void turn(int i, Quat start, Quat now) {
+    start_orientation[i] = start;
+    start_affine[i] = to_matrix(start);
+    orientation[i] = now;
+    affine[i] = to_matrix(now);
+  }
 
   BodyArrays view() {
     BodyArrays b;
@@ -39,6 +50,8 @@ struct Bodies {
     b.start_position = start_position.data();
     b.affine = affine.data();
     b.start_affine = start_affine.data();
+    b.orientation = orientation.data();
+    b.start_orientation = start_orientation.data();
     b.turn_norm = turn_norm.data();
     return b;
   }
@@ -138,15 +151,17 @@ TEST(ContactPairs, IdleByBoundsSkipsOnlyIdleContacts) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> gap_of(-0.01, 0.03), unit(0, 1);
   std::normal_distribution<double> g(0, 1);
-  int skipped = 0, idle = 0;
+  int skipped = 0, idle = 0, wrong_with_half_turn = 0;
   const int trials = 200000;
   for (int t = 0; t < trials; ++t) {
     Bodies bodies(2);
     Contacts c(1);
     c.end_body = {0, 1};
+    Quat start[2];
     for (int i = 0; i < 2; ++i) {
       bodies.start_position[i] = random_vec(rng, 10);
-      bodies.start_affine[i] = to_matrix(random_rotation(rng, 3.14159));
+      start[i] = random_rotation(rng, 3.14159);
+      bodies.turn(i, start[i], start[i]);
     }
     const Vec3 xa = random_vec(rng, 1.7), xb = random_vec(rng, 1.7);
     c.slot_local[0] = c.slot_local[1] = xa;
@@ -167,7 +182,9 @@ TEST(ContactPairs, IdleByBoundsSkipsOnlyIdleContacts) {
     const Vec3 shared = random_vec(rng, 0.05);
     for (int i = 0; i < 2; ++i) {
       const Quat q = random_rotation(rng, unit(rng) < 0.5 ? 0.002 : 0.6);
-      bodies.affine[i] = to_matrix(q) * bodies.start_affine[i];
+      // Either sign of the quaternion: both are the same turn.
+      const Quat now = normalized(q * start[i]);
+      bodies.turn(i, start[i], unit(rng) < 0.5 ? now : Quat{-now.w, -now.x, -now.y, -now.z});
       bodies.position[i] = bodies.start_position[i] + (together ? shared : random_vec(rng, 0.05));
     }
     const BodyArrays b = bodies.view();
@@ -180,10 +197,19 @@ TEST(ContactPairs, IdleByBoundsSkipsOnlyIdleContacts) {
       ASSERT_TRUE(full) << "trial " << t << ": skipped a contact that is not idle";
     }
     idle += full ? 1 : 0;
+    // The same test with the turn bound halved (wrong): it must fail somewhere,
+    // or these trials would not exercise the turn part of the bound.
+    PairMotion halved = pair_motion(b, 0, 1);
+    halved.turn *= 0.5;
+    if (contact_surely_idle(ca, 0, halved) && !full) ++wrong_with_half_turn;
   }
-  std::printf("idle by the full test %d of %d; skipped by bounds %d\n", idle, trials, skipped);
+  std::printf(
+      "idle by the full test %d of %d; skipped by bounds %d; with half the turn bound, "
+      "%d live contacts skipped\n",
+      idle, trials, skipped, wrong_with_half_turn);
   // The test has teeth only if the bound skips a fair share of the idle contacts.
   EXPECT_GT(skipped, idle / 4);
+  EXPECT_GT(wrong_with_half_turn, 0);
 }
 
 // A nonzero multiplier is never skipped, however far apart the bodies are:
@@ -216,9 +242,11 @@ TEST(ContactPairs, PairSumsEqualTheSumOfTheirContacts) {
     Bodies bodies(2);
     bodies.mass = {2, 3};
     Contacts c(n);
+    Quat start[2];
     for (int i = 0; i < 2; ++i) {
       bodies.start_position[i] = random_vec(rng, 1);
-      bodies.start_affine[i] = to_matrix(random_rotation(rng, 3));
+      start[i] = random_rotation(rng, 3);
+      bodies.turn(i, start[i], start[i]);
     }
     const Real radius = round ? 0.3 : 0;
     for (int k = 0; k < n; ++k) {
@@ -252,7 +280,7 @@ TEST(ContactPairs, PairSumsEqualTheSumOfTheirContacts) {
     // The iterate: both bodies moved a few millimetres and turned slightly.
     for (int i = 0; i < 2; ++i) {
       bodies.position[i] = bodies.start_position[i] + random_vec(rng, 0.003);
-      bodies.affine[i] = to_matrix(random_rotation(rng, 0.005)) * bodies.start_affine[i];
+      bodies.turn(i, start[i], normalized(random_rotation(rng, 0.005) * start[i]));
     }
     const BodyArrays b = bodies.view();
     for (int i = 0; i < 2; ++i) update_turn_norm(b, i);

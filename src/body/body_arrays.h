@@ -39,10 +39,11 @@ struct BodyArrays {
   Quat* iterate_orientation = nullptr;   ///< acceleration: Q^k
   Vec3* previous_position = nullptr;     ///< acceleration: c^(k-1)
   Quat* previous_orientation = nullptr;  ///< acceleration: Q^(k-1)
-  /// Per body, at the current iterate: |A - A^n|_F, the Frobenius norm of
-  /// the turn since the start of the step, which bounds how far it moved a
-  /// material point at distance r from the centre, by r |A - A^n|_F
-  /// (contact_kernels.h uses it to skip contacts that cannot touch yet).
+  /// Per body, at the current iterate: a bound on |A - A^n|_F, the
+  /// Frobenius norm of the turn since the start of the step, which bounds
+  /// how far it moved a material point at distance r from the centre, by
+  /// r |A - A^n|_F (contact_kernels.h uses it to skip contacts that cannot
+  /// touch yet; update_turn_norm).
   Real* turn_norm = nullptr;
 
   // Body-to-bond-end adjacency (CSR): the ends touching body i are
@@ -56,16 +57,18 @@ PABD_HD_ALWAYS_INLINE Vec3 world_point(const BodyArrays& bodies, int body, Vec3 
   return body < 0 ? x : bodies.affine[body] * x + bodies.position[body];
 }
 
-/// Sets body i's turn_norm for its current pose: the Frobenius norm of
-/// A - A^n, which bounds its spectral norm.
+/// Sets body i's turn_norm for its current orientation: an upper bound on
+/// |A - A^n|_F from the quaternions, which are fewer numbers to read. For a
+/// turn by theta, |A - A^n|_F = 2 sqrt(2) sin(theta / 2) <= 2 sqrt(2) |q - q^n|
+/// (= 4 sqrt(2) sin(theta / 4), with q in q^n's hemisphere; q and -q are
+/// the same turn, so the smaller of |q - q^n| and |q + q^n|).
 PABD_HD void update_turn_norm(const BodyArrays& b, int i) {
-  Real da2 = 0;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) {
-      const Real d = b.affine[i].m[r][c] - b.start_affine[i].m[r][c];
-      da2 += d * d;
-    }
-  b.turn_norm[i] = std::sqrt(da2);
+  const Quat q = b.orientation[i], q0 = b.start_orientation[i];
+  const Real dw = q.w - q0.w, dx = q.x - q0.x, dy = q.y - q0.y, dz = q.z - q0.z;
+  const Real sw = q.w + q0.w, sx = q.x + q0.x, sy = q.y + q0.y, sz = q.z + q0.z;
+  const Real minus = dw * dw + dx * dx + dy * dy + dz * dz;
+  const Real plus = sw * sw + sx * sx + sy * sy + sz * sz;
+  b.turn_norm[i] = Real(2.8284271247461903) * std::sqrt(minus < plus ? minus : plus);
 }
 
 }  // namespace pabd

@@ -168,11 +168,10 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
   const BodyPose pb = body_pose(bodies, b);
   BondEndSums sa, sb;
   Mat3 da, db;
+  // The rest by the full test: a pair that pushes seldom has a contact
+  // the bounds could skip, and testing each cost more than it saved
+  // (ball_into_stack: 7% slower per step).
   for (; k < last; ++k) {
-    if (contact_surely_idle(c, k, motion)) {
-      if (dual_first) c.sticking[k] = 0;
-      continue;
-    }
     ContactPoints p = contact_points(pa, pb, c, k);
     if (!kRound) p.radius_a = p.radius_b = 0;  // known: lets the compiler drop the round paths
     const Vec3 n = c.normal[k];
