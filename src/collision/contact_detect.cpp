@@ -24,14 +24,12 @@ constexpr int kLoadRoundsPerStep = 8;
 /// get their full penalty at once.
 constexpr int kLoadRoundsFirstStep = 64;
 
-/// Grows v to at least n elements (a quarter of headroom), never shrinks it;
-/// returns its data.
+/// Room for at least n elements in v (scratch_array.h: contents unspecified
+/// after a growth); returns its data.
 template <typename T>
-T* at_least(std::vector<T>& v, long long n) {
+T* at_least(ScratchArray<T>& v, long long n) {
   if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
-  const std::size_t size = static_cast<std::size_t>(n);
-  if (v.size() < size) v.resize(size + size / 4);
-  return v.data();
+  return v.reserve_for(static_cast<std::size_t>(n));
 }
 
 }  // namespace

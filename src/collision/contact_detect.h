@@ -22,10 +22,10 @@
 // other: a jointed assembly's neighbouring parts usually touch or overlap at
 // their joints.
 //
-// Memory: every array grows when a step needs more (with a quarter of
-// headroom) and never shrinks; a step with no more pairs or contacts than an
-// earlier one allocates nothing. The previous step's contacts live in a second
-// set of arrays, swapped in at the start of each detection.
+// Memory: every array grows when a step needs more (to twice the size asked,
+// neither copied nor zeroed: collision/scratch_array.h) and never shrinks; a step with no more
+// pairs or contacts than an earlier one allocates nothing. The previous step's contacts live in a
+// second set of arrays, swapped in at the start of each detection.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +36,7 @@
 #include "collision/broadphase.h"
 #include "collision/contact_arrays.h"
 #include "collision/contact_manifold.h"
+#include "collision/scratch_array.h"
 
 namespace pabd {
 
@@ -91,29 +92,29 @@ class ContactDetector {
  private:
   /// One step's contacts, and its candidates' keys and contact ranges for matching.
   struct Buffer {
-    int count = 0;                   ///< contacts
-    int pairs = 0;                   ///< candidates
-    int body_pairs = 0;              ///< candidates that are body pairs (the rest are plane pairs)
-    std::vector<std::uint64_t> key;  ///< per candidate (contact_detect_kernels.h)
-    std::vector<int> begin;          ///< per candidate + 1: first contact
-    std::vector<int> end_body;       ///< per end
-    std::vector<Real> end_radius;    ///< per end
-    std::vector<Vec3> slot_local;    ///< per slot
-    std::vector<Vec3> normal;        ///< per contact, and so on (contact_arrays.h)
-    std::vector<Real> friction;
-    std::vector<Real> restitution;
-    std::vector<Real> approach_velocity;
-    std::vector<Real> gap_offset;
-    std::vector<Real> start_gap;
-    std::vector<Real> anchor_reach;
-    std::vector<Real> separation;
-    std::vector<std::uint32_t> feature;
-    std::vector<Real> penalty;
-    std::vector<Real> normal_penalty;
-    std::vector<Vec3> lambda;
-    std::vector<std::uint8_t> sticking;
-    std::vector<Real> end_weight;  ///< per end
-    std::vector<Real> end_scale;   ///< per end
+    int count = 0;                    ///< contacts
+    int pairs = 0;                    ///< candidates
+    int body_pairs = 0;               ///< candidates that are body pairs (the rest are plane pairs)
+    ScratchArray<std::uint64_t> key;  ///< per candidate (contact_detect_kernels.h)
+    ScratchArray<int> begin;          ///< per candidate + 1: first contact
+    ScratchArray<int> end_body;       ///< per end
+    ScratchArray<Real> end_radius;    ///< per end
+    ScratchArray<Vec3> slot_local;    ///< per slot
+    ScratchArray<Vec3> normal;        ///< per contact, and so on (contact_arrays.h)
+    ScratchArray<Real> friction;
+    ScratchArray<Real> restitution;
+    ScratchArray<Real> approach_velocity;
+    ScratchArray<Real> gap_offset;
+    ScratchArray<Real> start_gap;
+    ScratchArray<Real> anchor_reach;
+    ScratchArray<Real> separation;
+    ScratchArray<std::uint32_t> feature;
+    ScratchArray<Real> penalty;
+    ScratchArray<Real> normal_penalty;
+    ScratchArray<Vec3> lambda;
+    ScratchArray<std::uint8_t> sticking;
+    ScratchArray<Real> end_weight;  ///< per end
+    ScratchArray<Real> end_scale;   ///< per end
   };
 
   void update_joined_pairs(const ContactDetectInput& input);
@@ -125,11 +126,11 @@ class ContactDetector {
   Broadphase broadphase_;
   Buffer cur_, prev_;
   Timings timings_;
-  std::vector<Real> reach_;
-  std::vector<int> manifold_begin_;  ///< per candidate + 1: first manifold
-  std::vector<int> manifold_count_;  ///< per candidate
-  std::vector<ContactManifold> manifolds_;
-  std::vector<long long> block_sums_;
+  ScratchArray<Real> reach_;
+  ScratchArray<int> manifold_begin_;  ///< per candidate + 1: first manifold
+  ScratchArray<int> manifold_count_;  ///< per candidate
+  ScratchArray<ContactManifold> manifolds_;
+  ScratchArray<long long> block_sums_;
   // Pairs joined by a bond, and the bond ends they were found from.
   std::vector<std::uint64_t> joined_;
   std::vector<int> joined_from_;
@@ -137,13 +138,13 @@ class ContactDetector {
   bool joined_valid_ = false;
   // This step's contact pairs (contact_arrays.h): the candidates with points.
   int pair_count_ = 0;
-  std::vector<int> pair_begin_;           ///< per pair + 1: first contact
-  std::vector<int> pair_body_;            ///< per pair end
-  std::vector<BondEndSums> pair_sums_;    ///< per pair end
-  std::vector<Mat3> pair_second_moment_;  ///< per pair end
+  ScratchArray<int> pair_begin_;           ///< per pair + 1: first contact
+  ScratchArray<int> pair_body_;            ///< per pair end
+  ScratchArray<BondEndSums> pair_sums_;    ///< per pair end
+  ScratchArray<Mat3> pair_second_moment_;  ///< per pair end
   // Body-to-pair-end adjacency (CSR) and its fill cursors.
   std::vector<int> end_begin_;
-  std::vector<int> end_index_;
+  ScratchArray<int> end_index_;
   std::vector<int> fill_;
   // Load-aware penalties (contact_load.h): per body, the sum of its supports'
   // verticality and the mass it carries (kept across steps as a warm start).
