@@ -109,21 +109,31 @@ PABD_HD Quat rotation_closest_to(const Mat3& a, Quat guess) {
     const Mat3 l = transpose(to_matrix(q)) * a;
     const Vec3 g{l.m[2][1] - l.m[1][2], l.m[0][2] - l.m[2][0], l.m[1][0] - l.m[0][1]};
     const Real tr = trace(l);
-    Mat3 hess;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j)
-        hess.m[i][j] = (i == j ? tr : Real(0)) - Real(0.5) * (l.m[i][j] + l.m[j][i]);
+    // The Hessian tr(S) I - S (symmetric: six numbers) and its adjugate; one
+    // determinant serves Sylvester's test and the solve.
+    const Real h00 = tr - l.m[0][0], h11 = tr - l.m[1][1], h22 = tr - l.m[2][2];
+    const Real h01 = Real(-0.5) * (l.m[0][1] + l.m[1][0]);
+    const Real h02 = Real(-0.5) * (l.m[0][2] + l.m[2][0]);
+    const Real h12 = Real(-0.5) * (l.m[1][2] + l.m[2][1]);
+    const Real c00 = h11 * h22 - h12 * h12, c01 = h02 * h12 - h01 * h22;
+    const Real c02 = h01 * h12 - h02 * h11, c11 = h00 * h22 - h02 * h02;
+    const Real c12 = h02 * h01 - h00 * h12, c22 = h00 * h11 - h01 * h01;
+    const Real det = h00 * c00 + h01 * c01 + h02 * c02;
     // Sylvester's criterion: otherwise the guess is too far for Newton.
-    const Real minor2 = hess.m[0][0] * hess.m[1][1] - hess.m[0][1] * hess.m[1][0];
-    if (!(hess.m[0][0] > 0 && minor2 > 0 && determinant(hess) > 0)) break;
-    const Vec3 t = inverse_symmetric3(hess) * g;
-    const Real step = length(t);
-    if (!(step < Real(0.5))) break;  // large or NaN step: leave it to Horn
+    if (!(h00 > 0 && c22 > 0 && det > 0)) break;
+    const Real inv_det = Real(1) / det;
+    const Vec3 t{inv_det * (c00 * g.x + c01 * g.y + c02 * g.z),
+                 inv_det * (c01 * g.x + c11 * g.y + c12 * g.z),
+                 inv_det * (c02 * g.x + c12 * g.y + c22 * g.z)};
+    const Real step2 = dot(t, t);
+    if (!(step2 < Real(0.25))) break;  // a step of 0.5 rad or more, or NaN: leave it to Horn
     // Any retraction keeps Newton quadratic; q (1, t/2) avoids sin and cos.
-    q = normalized(q * Quat{1, Real(0.5) * t.x, Real(0.5) * t.y, Real(0.5) * t.z});
+    const Quat r = q * Quat{1, Real(0.5) * t.x, Real(0.5) * t.y, Real(0.5) * t.z};
+    const Real inv_norm = Real(1) / std::sqrt(r.w * r.w + r.x * r.x + r.y * r.y + r.z * r.z);
+    q = Quat{inv_norm * r.w, inv_norm * r.x, inv_norm * r.y, inv_norm * r.z};
     // Quadratic convergence: once a step is below 1e-8 rad, the remaining
     // error is ~1e-16 scaled by the Hessian's conditioning.
-    if (step < Real(1e-8)) return q;
+    if (step2 < Real(1e-16)) return q;
   }
   return same_hemisphere(rotation_closest_to(a), guess);
 }
