@@ -68,6 +68,7 @@ struct Contacts {
   std::vector<Real> end_weight, end_scale;
   std::vector<int> pair_begin, pair_body;
   std::vector<BondEndSums> sums;
+  std::vector<Real> weight;
   std::vector<Mat3> second;
 
   explicit Contacts(int count)
@@ -97,6 +98,7 @@ struct Contacts {
       pair_body[2 * m + 1] = end_body[2 * first[m] + 1];
     }
     sums.assign(2 * pairs, BondEndSums{});
+    weight.assign(2 * pairs, 0);
     second.assign(2 * pairs, Mat3{});
   }
 
@@ -121,6 +123,7 @@ struct Contacts {
     c.pair_begin = pair_begin.data();
     c.pair_body = pair_body.data();
     c.pair_sums = sums.data();
+    c.pair_weight = weight.data();
     c.pair_second_moment = second.data();
     return c;
   }

@@ -160,8 +160,8 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
   for (; k < last && contact_surely_idle(c, k, motion); ++k)
     if (dual_first) c.sticking[k] = 0;
   if (k == last) {
-    c.pair_sums[2 * m].weight = 0;  // the gather reads nothing else of an end of weight 0
-    c.pair_sums[2 * m + 1].weight = 0;
+    c.pair_weight[2 * m] = 0;  // the gather reads nothing else of an end of weight 0
+    c.pair_weight[2 * m + 1] = 0;
     return;
   }
   const BodyPose pa = body_pose(bodies, a);
@@ -199,8 +199,10 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
       add_contact_end<kSecondMoment>(sb, db, x + 2, p.b_core, p.b_surface, p.radius_b > 0,
                                      e.scale_b * f.force, n, e.weight_b);
   }
-  c.pair_sums[2 * m] = sa;
-  c.pair_sums[2 * m + 1] = sb;
+  c.pair_weight[2 * m] = sa.weight;
+  c.pair_weight[2 * m + 1] = sb.weight;
+  if (sa.weight != 0) c.pair_sums[2 * m] = sa;
+  if (sb.weight != 0) c.pair_sums[2 * m + 1] = sb;
   if (kSecondMoment) {
     c.pair_second_moment[2 * m] = da;
     c.pair_second_moment[2 * m + 1] = db;

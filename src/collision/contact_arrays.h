@@ -94,8 +94,11 @@ struct ContactArrays {
   const int* pair_body = nullptr;   ///< per pair end (2 per pair: A, B): body index
 
   // Per-iteration output, read by the per-body gather: per pair end, the sums
-  // of its slots' weights w and pulls (w * target + h^2 * explicit force).
+  // of its slots' weights w and pulls (w * target + h^2 * explicit force),
+  // and apart, densely, the sum of the weights: an end of weight 0 (most of a
+  // pile's) is told by 8 bytes and its 128-byte record is neither written nor read.
   BondEndSums* pair_sums = nullptr;
+  Real* pair_weight = nullptr;
   /// Per pair end: sum of w x x^T, written only for the paper's local step
   /// (contact_pair_weights_kernel's need_second_moment).
   Mat3* pair_second_moment = nullptr;
@@ -115,7 +118,8 @@ struct ContactEnds {
   const int* begin = nullptr;           ///< per body + 1: CSR offsets
   const int* index = nullptr;           ///< pair end ids, body by body, in pair order
   const int* pair_begin = nullptr;      ///< per pair + 1: first contact
-  const BondEndSums* sums = nullptr;    ///< per pair end
+  const Real* weight = nullptr;         ///< per pair end: sums' weight (0: nothing to add)
+  const BondEndSums* sums = nullptr;    ///< per pair end, valid where weight != 0
   const Mat3* second_moment = nullptr;  ///< per pair end (paper's local step only)
 };
 

@@ -221,6 +221,7 @@ void ContactDetector::build_pairs() {
   pair_begin[m] = nc;
   pair_count_ = m;
   at_least(pair_sums_, 2LL * m);
+  at_least(pair_weight_, 2LL * m);
   at_least(pair_second_moment_, 2LL * m);
 }
 
@@ -310,6 +311,7 @@ ContactArrays ContactDetector::arrays() {
   c.pair_begin = pair_begin_.data();
   c.pair_body = pair_body_.data();
   c.pair_sums = pair_sums_.data();
+  c.pair_weight = pair_weight_.data();
   c.pair_second_moment = pair_second_moment_.data();
   return c;
 }
@@ -320,6 +322,7 @@ ContactEnds ContactDetector::ends() const {
   e.begin = end_begin_.data();
   e.index = end_index_.data();
   e.pair_begin = pair_begin_.data();
+  e.weight = pair_weight_.data();
   e.sums = pair_sums_.data();
   e.second_moment = pair_second_moment_.data();
   return e;

@@ -141,6 +141,7 @@ class ContactDetector {
   ScratchArray<int> pair_begin_;           ///< per pair + 1: first contact
   ScratchArray<int> pair_body_;            ///< per pair end
   ScratchArray<BondEndSums> pair_sums_;    ///< per pair end
+  ScratchArray<Real> pair_weight_;         ///< per pair end
   ScratchArray<Mat3> pair_second_moment_;  ///< per pair end
   // Body-to-pair-end adjacency (CSR) and its fill cursors.
   std::vector<int> end_begin_;

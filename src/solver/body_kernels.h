@@ -72,10 +72,10 @@ PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds,
   if (contacts.begin) {
     for (int e_at = contacts.begin[i]; e_at < contacts.begin[i + 1]; ++e_at) {
       const int e = contacts.index[e_at];
-      const BondEndSums& sums = contacts.sums[e];
       // Skipped, not added as zeros: most speculative contacts do not push.
-      if (sums.weight == 0) continue;
-      add_bond_end_sums(sys, sums, k.rigid_local ? nullptr : contacts.second_moment + e);
+      if (contacts.weight[e] == 0) continue;
+      add_bond_end_sums(sys, contacts.sums[e],
+                        k.rigid_local ? nullptr : contacts.second_moment + e);
     }
   }
   if (k.rigid_local) {
