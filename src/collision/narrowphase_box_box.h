@@ -302,42 +302,62 @@ PABD_HD ContactManifold collide_box_box(Vec3 half_a, const ShapePose& pose_a, Ve
   const BoxFrame a = box_frame(half_a, pose_a), b = box_frame(half_b, pose_b);
   // Rejections return a fresh empty manifold: a named one built up front was
   // zeroed (480 bytes) for every pair, separated or not (perf: 11% of this function).
+  // All 15 separations from B's axes in A's frame, r[i][j] = a_i . b_j, and
+  // the centres' offset in both frames (Gottschalk's OBB test): 15 dot
+  // products instead of the 7 per axis that box_box_separation takes.
+  const Vec3 d = b.center - a.center;
+  Real r[3][3], abs_r[3][3], ta[3], tb[3];
+  for (int i = 0; i < 3; ++i) {
+    ta[i] = dot(d, a.axis[i]);
+    tb[i] = dot(d, b.axis[i]);
+    for (int j = 0; j < 3; ++j) {
+      r[i][j] = dot(a.axis[i], b.axis[j]);
+      abs_r[i][j] = std::fabs(r[i][j]);
+    }
+  }
   // Face axes of A, then of B.
   Real best_a = -1e300, best_b = -1e300;
   int face_a = 0, face_b = 0;
   for (int k = 0; k < 3; ++k) {
-    const Real sa = box_box_separation(a, b, a.axis[k]);
+    const Real sa = std::fabs(ta[k]) - a.half[k] -
+                    (b.half[0] * abs_r[k][0] + b.half[1] * abs_r[k][1] + b.half[2] * abs_r[k][2]);
     if (sa > margin) return ContactManifold();
     if (sa > best_a) {
       best_a = sa;
       face_a = k;
     }
-    const Real sb = box_box_separation(a, b, b.axis[k]);
+    const Real sb = std::fabs(tb[k]) -
+                    (a.half[0] * abs_r[0][k] + a.half[1] * abs_r[1][k] + a.half[2] * abs_r[2][k]) -
+                    b.half[k];
     if (sb > margin) return ContactManifold();
     if (sb > best_b) {
       best_b = sb;
       face_b = k;
     }
   }
-  // Edge axes: cross products of one axis of each box.
+  // Edge axes a_i x b_j, of length sqrt(r[i+1][j]^2 + r[i+2][j]^2) (b_j's
+  // part across a_i); T . (a_i x b_j) and the projected half widths in the
+  // same terms, then divided by that length.
   Real best_e = -1e300;
   int edge_i = -1, edge_j = -1;
-  Vec3 edge_l;
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 3; ++i) {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
     for (int j = 0; j < 3; ++j) {
-      Vec3 l = cross(a.axis[i], b.axis[j]);
-      const Real len = length(l);
+      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const Real len = std::sqrt(r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j]);
       if (len < kBoxParallelEdgeSine) continue;
-      l = (Real(1) / len) * l;
-      const Real se = box_box_separation(a, b, l);
+      const Real t = std::fabs(ta[i2] * r[i1][j] - ta[i1] * r[i2][j]);
+      const Real ra = a.half[i1] * abs_r[i2][j] + a.half[i2] * abs_r[i1][j];
+      const Real rb = b.half[j1] * abs_r[i][j2] + b.half[j2] * abs_r[i][j1];
+      const Real se = (t - ra - rb) / len;
       if (se > margin) return ContactManifold();
       if (se > best_e) {
         best_e = se;
         edge_i = i;
         edge_j = j;
-        edge_l = dot(b.center - a.center, l) < 0 ? -l : l;
       }
     }
+  }
 
   // Choose with the biases described at the top of the file.
   const Real scale = Real(0.5) * (std::fmax(a.half[0], std::fmax(a.half[1], a.half[2])) +
@@ -351,7 +371,9 @@ PABD_HD ContactManifold collide_box_box(Vec3 half_a, const ShapePose& pose_a, Ve
     return use_b ? box_face_contact(b, a, face_b, false, margin)
                  : box_face_contact(a, b, face_a, true, margin);
   }
-  return box_edge_contact(a, b, edge_i, edge_j, edge_l, margin);
+  Vec3 edge_l = cross(a.axis[edge_i], b.axis[edge_j]);
+  edge_l = (Real(1) / length(edge_l)) * edge_l;
+  return box_edge_contact(a, b, edge_i, edge_j, dot(d, edge_l) < 0 ? -edge_l : edge_l, margin);
 }
 
 }  // namespace pabd
