@@ -272,13 +272,16 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   }
   support_weight_.resize(static_cast<std::size_t>(nb));
   supported_scratch_.resize(static_cast<std::size_t>(nb));
+  Real* pair_support = at_least(pair_support_, 2LL * pair_count_);
+  for_each_index(threading_, pair_count_, [&](int m) { pair_support_kernel(v, pair_support, m); });
   Real* weight = support_weight_.data();
-  for_each_index(threading_, nb, [&](int i) { support_weight_kernel(v, weight, i); });
+  for_each_index(threading_, nb, [&](int i) { support_weight_kernel(v, pair_support, weight, i); });
   for (int r = 0; r < rounds; ++r) {
     const Real* previous = supported_mass_.data();
     Real* next = supported_scratch_.data();
-    for_each_index(threading_, nb,
-                   [&](int i) { supported_mass_kernel(v, weight, previous, total, next, i); });
+    for_each_index(threading_, nb, [&](int i) {
+      supported_mass_kernel(v, pair_support, weight, previous, total, next, i);
+    });
     supported_mass_.swap(supported_scratch_);
   }
   const Real* supported = supported_mass_.data();

@@ -149,6 +149,7 @@ class ContactDetector {
   std::vector<int> fill_;
   // Load-aware penalties (contact_load.h): per body, the sum of its supports'
   // verticality and the mass it carries (kept across steps as a warm start).
+  ScratchArray<Real> pair_support_;  ///< per pair end (contact_load.h)
   std::vector<Real> support_weight_;
   std::vector<Real> supported_mass_;
   std::vector<Real> supported_scratch_;
