@@ -66,7 +66,7 @@ struct Contacts {
   std::vector<Real> friction, penalty, normal_penalty, gap_offset, start_gap, anchor_reach;
   std::vector<std::uint8_t> sticking;
   std::vector<Real> end_weight, end_scale;
-  std::vector<int> pair_begin, pair_body;
+  std::vector<int> pair_begin, pair_end, pair_body;
   std::vector<BondEndSums> sums;
   std::vector<Real> weight;
   std::vector<Mat3> second;
@@ -90,8 +90,9 @@ struct Contacts {
 
   /// Groups contacts [first[m], first[m+1]) into pairs; all between the same bodies.
   void set_pairs(const std::vector<int>& first) {
-    pair_begin = first;
     const int pairs = static_cast<int>(first.size()) - 1;
+    pair_begin.assign(first.begin(), first.end() - 1);
+    pair_end.assign(first.begin() + 1, first.end());
     pair_body.resize(2 * pairs);
     for (int m = 0; m < pairs; ++m) {
       pair_body[2 * m] = end_body[2 * first[m]];
@@ -119,8 +120,9 @@ struct Contacts {
     c.sticking = sticking.data();
     c.end_weight = end_weight.data();
     c.end_scale = end_scale.data();
-    c.pair_count = static_cast<int>(pair_begin.size()) - 1;
+    c.pair_count = static_cast<int>(pair_begin.size());
     c.pair_begin = pair_begin.data();
+    c.pair_end = pair_end.data();
     c.pair_body = pair_body.data();
     c.pair_sums = sums.data();
     c.pair_weight = weight.data();

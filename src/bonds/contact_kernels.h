@@ -153,7 +153,7 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
                                   bool dual_first) {
   const int a = c.pair_body[2 * m], b = c.pair_body[2 * m + 1];
   const PairMotion motion = pair_motion(bodies, a, b);
-  const int last = c.pair_begin[m + 1];
+  const int last = c.pair_end[m];
   // Leading contacts that cannot push: often the whole pair (a pile's edge
   // and corner neighbours), which then costs neither poses nor sums.
   int k = c.pair_begin[m];

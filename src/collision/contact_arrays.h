@@ -21,8 +21,11 @@
 //
 // Contacts come in pairs: all the points that one candidate pair of bodies
 // produced (every manifold of a compound included) are contiguous, contacts
-// pair_begin[m] .. pair_begin[m+1), with the same two bodies in the same
-// order. The iterations evaluate a pair at a time (bonds/contact_pair_kernels.h):
+// pair_begin[m] .. pair_end[m), with the same two bodies in the same order.
+// Pairs are listed by their first dynamic body (a body pair's lower index, a
+// plane pair's body), not in contact order, so that a static split of the
+// pair loop and of the body loop gives a thread mostly the pairs of its own
+// bodies. The iterations evaluate a pair at a time (bonds/contact_kernels.h):
 // its bodies' poses are read once, and its slots' weights and pulls are summed
 // per end (BondEndSums, math/affine_system.h), so a body gathers one record
 // per touching pair instead of one per contact slot.
@@ -90,7 +93,8 @@ struct ContactArrays {
 
   // Pairs: the contacts of one body pair, contiguous (see the top of this file).
   int pair_count = 0;
-  const int* pair_begin = nullptr;  ///< per pair + 1: first contact
+  const int* pair_begin = nullptr;  ///< per pair: first contact
+  const int* pair_end = nullptr;    ///< per pair: one past its last contact
   const int* pair_body = nullptr;   ///< per pair end (2 per pair: A, B): body index
 
   // Per-iteration output, read by the per-body gather: per pair end, the sums
@@ -112,12 +116,13 @@ PABD_HD int side_of_slot(int s) { return (s / 2) & 1; }
 /// What the per-body stages read of the contacts: the ends of the pairs
 /// touching body i are index[begin[i] .. begin[i+1]), in pair order, pair end
 /// e = 2 m + side belonging to pair m = e / 2, whose contacts are
-/// pair_begin[m] .. pair_begin[m+1). Static bodies have none. begin ==
+/// pair_begin[m] .. pair_end[m). Static bodies have none. begin ==
 /// nullptr means no contacts.
 struct ContactEnds {
   const int* begin = nullptr;           ///< per body + 1: CSR offsets
   const int* index = nullptr;           ///< pair end ids, body by body, in pair order
-  const int* pair_begin = nullptr;      ///< per pair + 1: first contact
+  const int* pair_begin = nullptr;      ///< per pair: first contact
+  const int* pair_end = nullptr;        ///< per pair: one past its last contact
   const Real* weight = nullptr;         ///< per pair end: sums' weight (0: nothing to add)
   const BondEndSums* sums = nullptr;    ///< per pair end, valid where weight != 0
   const Mat3* second_moment = nullptr;  ///< per pair end (paper's local step only)

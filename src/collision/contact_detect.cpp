@@ -202,23 +202,36 @@ void ContactDetector::detect(const ContactDetectInput& in) {
 }
 
 void ContactDetector::build_pairs() {
-  // The candidates with points, in candidate order (a serial scan: one
-  // compare per candidate).
-  const int np = cur_.pairs, nc = cur_.count;
+  // The candidates with points, listed by their first dynamic body: the body
+  // pairs (sorted by their lower index a) merged with the plane pairs (sorted
+  // by their body), a body's body pairs first. A serial merge, one compare
+  // per candidate; the same for any thread count.
+  const int np = cur_.pairs, nb_pairs = cur_.body_pairs;
   const int* begin = cur_.begin.data();
   const int* end_body = cur_.end_body.data();
-  int* pair_begin = at_least(pair_begin_, np + 1LL);
+  int* pair_begin = at_least(pair_begin_, np);
+  int* pair_end = at_least(pair_end_, np);
   int* pair_body = at_least(pair_body_, 2LL * np);
   int m = 0;
-  for (int i = 0; i < np; ++i) {
+  auto take = [&](int i) {
     const int first = begin[i];
-    if (begin[i + 1] == first) continue;
+    if (begin[i + 1] == first) return;
     pair_begin[m] = first;
+    pair_end[m] = begin[i + 1];
     pair_body[2 * m] = end_body[2 * first];
     pair_body[2 * m + 1] = end_body[2 * first + 1];
     ++m;
+  };
+  // A body pair's first body is its A end; a plane pair's is its B end.
+  const BodyPair* body_pairs = broadphase_.pairs().data();
+  const PlanePair* plane_pairs = broadphase_.plane_pairs().data();
+  int i = 0, j = nb_pairs;
+  while (i < nb_pairs || j < np) {
+    if (j == np || (i < nb_pairs && body_pairs[i].a <= plane_pairs[j - nb_pairs].body))
+      take(i++);
+    else
+      take(j++);
   }
-  pair_begin[m] = nc;
   pair_count_ = m;
   at_least(pair_sums_, 2LL * m);
   at_least(pair_weight_, 2LL * m);
@@ -250,6 +263,7 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   v.end_body = cur_.end_body.data();
   v.normal = cur_.normal.data();
   v.pair_begin = pair_begin_.data();
+  v.pair_end = pair_end_.data();
   v.pair_body = pair_body_.data();
   v.begin = end_begin_.data();
   v.index = end_index_.data();
@@ -312,6 +326,7 @@ ContactArrays ContactDetector::arrays() {
   c.end_scale = cur_.end_scale.data();
   c.pair_count = cur_.count > 0 ? pair_count_ : 0;
   c.pair_begin = pair_begin_.data();
+  c.pair_end = pair_end_.data();
   c.pair_body = pair_body_.data();
   c.pair_sums = pair_sums_.data();
   c.pair_weight = pair_weight_.data();
@@ -325,6 +340,7 @@ ContactEnds ContactDetector::ends() const {
   e.begin = end_begin_.data();
   e.index = end_index_.data();
   e.pair_begin = pair_begin_.data();
+  e.pair_end = pair_end_.data();
   e.weight = pair_weight_.data();
   e.sums = pair_sums_.data();
   e.second_moment = pair_second_moment_.data();

@@ -138,7 +138,8 @@ class ContactDetector {
   bool joined_valid_ = false;
   // This step's contact pairs (contact_arrays.h): the candidates with points.
   int pair_count_ = 0;
-  ScratchArray<int> pair_begin_;           ///< per pair + 1: first contact
+  ScratchArray<int> pair_begin_;           ///< per pair: first contact
+  ScratchArray<int> pair_end_;             ///< per pair: one past its last contact
   ScratchArray<int> pair_body_;            ///< per pair end
   ScratchArray<BondEndSums> pair_sums_;    ///< per pair end
   ScratchArray<Real> pair_weight_;         ///< per pair end

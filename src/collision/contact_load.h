@@ -44,7 +44,8 @@ namespace pabd {
 struct ContactLoadView {
   const int* end_body = nullptr;            ///< per end (2 per contact)
   const Vec3* normal = nullptr;             ///< per contact, from A to B
-  const int* pair_begin = nullptr;          ///< per contact pair + 1: first contact
+  const int* pair_begin = nullptr;          ///< per contact pair: first contact
+  const int* pair_end = nullptr;            ///< per contact pair: one past its last
   const int* pair_body = nullptr;           ///< per pair end (2 per pair): body
   const int* begin = nullptr;               ///< per body + 1: CSR offsets into index
   const int* index = nullptr;               ///< pair end ids on each dynamic body
@@ -63,7 +64,7 @@ struct ContactLoadView {
 /// every contact (pile_20: 33 contacts per box).
 PABD_HD void pair_support_kernel(const ContactLoadView& v, Real* support, int m) {
   Real below = 0, above = 0;  // A under B, A over B
-  for (int k = v.pair_begin[m]; k < v.pair_begin[m + 1]; ++k) {
+  for (int k = v.pair_begin[m]; k < v.pair_end[m]; ++k) {
     const Real nu = dot(v.normal[k], v.up);
     if (nu > 0) below += nu;
     if (nu < 0) above -= nu;
