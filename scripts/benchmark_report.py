@@ -544,11 +544,18 @@ def per_body_iteration(row, column):
     return row[column] * 1e6 / (row["bodies"] * row["iterations"])
 
 
-def section_piles(piles):
+def section_piles(piles, warmup=0):
+    if warmup > 0:
+        steps = (f"each for the same steps after {warmup} untimed warm-up steps (`--warmup "
+                 f"{warmup}`: the first steps map and fault the contact storage, a gigabyte for "
+                 "pile_50, which a per-step cost should not carry), before the ball arrives in "
+                 "step 6: the resting pile, every box in contact with its neighbours")
+    else:
+        steps = ("each for the same first steps (the resting pile before the ball arrives: "
+                 "every box in contact with its neighbours)")
     lines = ["## Cost per body-iteration: the piles from 8k to 125k bodies", "",
              "`pabd bench` on the N^3 piles of boxes 1 mm apart under a ball (pile_20, pile_30, "
-             "pile_50: the paper's 125,001 bodies), each for the same first steps (the resting "
-             "pile before the ball arrives: every box in contact with its neighbours), at 1 and 2 "
+             f"pile_50: the paper's 125,001 bodies), {steps}, at 1 and 2 "
              "threads. Cost per body-iteration = ms per step / (moving bodies x iterations), in "
              "ns; split into collision (the detect stage: broadphase, narrowphase of every "
              "candidate pair, matching, load-aware penalties; it runs once per step, so its figure "
@@ -640,7 +647,8 @@ def section_table2(table2, piles, header):
              "above) ran a fixed number of steps with no budget and no body limit.", "",
              "```",
              "build/pabd bench [SCENE.json ...] [--scenes DIR] [--threads 1,2] [--steps N]",
-             "                 [--max-seconds S] [--max-bodies N] [--repeat R] [--csv FILE] [--quiet]",
+             "                 [--warmup N] [--max-seconds S] [--max-bodies N] [--repeat R]",
+             "                 [--csv FILE] [--quiet]",
              "```", "",
              "`build/pabd bench --help` lists the flags; `--csv FILE` writes one row per table "
              f"row (header `{','.join(header)}`). A bad flag or scene file "
@@ -780,7 +788,7 @@ def main(argv):
     lines += section_headline_stages(table2, peers)
     lines += section_peers(peers, keys, scene_descriptions(a.scenes, peers.keys()))
     lines += section_scaling(peers, keys, svg_name)
-    lines += section_piles(piles)
+    lines += section_piles(piles, int(meta.get("pile_warmup", 0)))
     lines += section_table2(table2, piles, header)
     lines += section_spring_grid(grid)
     os.makedirs(a.out, exist_ok=True)

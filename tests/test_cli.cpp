@@ -488,6 +488,34 @@ TEST(Cli, BenchStepsComeFromTheSceneAndStopOnTheTimeBudget) {
   EXPECT_EQ(budget[0], budget[1]);
 }
 
+// --warmup N: N steps taken before the timed ones, untimed and not counted in
+// --steps. A 1 kg body moving 7e307 m per step leaves the doubles in step 3
+// (its momentum m c stays finite until then): after
+// 2 warm-up steps the first timed step is step 3; with 5 the run fails in its
+// warm-up, at the same step.
+TEST(Cli, BenchWarmupStepsAreTakenButNotTimed) {
+  const std::string box = quote(write_scene(kBenchBox, ".box.json"));
+  const std::string rocket = quote(write_scene(R"({"settings": {"dt": 1e10, "gravity": [0, 0, 0]},
+    "bodies": [{"shape": {"type": "sphere", "radius": 0.1}, "mass": 1,
+                "velocity": [7e297, 0, 0]}]})",
+                                               ".rocket3.json"));
+  const std::string csv = out_path(".bench.csv");
+  Outcome r = run_pabd("bench " + box + " --warmup 2 --steps 3 --threads 1 --csv " + quote(csv));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("--steps 3 per run, after 2 untimed warm-up steps"), std::string::npos)
+      << r.out;
+  ASSERT_EQ(bench_rows(csv).size(), 1u);
+  EXPECT_EQ(bench_rows(csv)[0].at("steps"), "3");
+  for (const char* warmup : {"2", "5"}) {
+    r = run_pabd("bench " + rocket + " --warmup " + warmup +
+                 " --steps 4 --threads 1 --quiet --csv " + quote(csv));
+    EXPECT_EQ(r.status, 1) << "--warmup " << warmup;
+    const auto rows = bench_rows(csv);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].at("outcome"), "non-finite at step 3") << "--warmup " << warmup;
+  }
+}
+
 TEST(Cli, BenchBadFlagsAndNamedScenesExitTwoWithOneLine) {
   const std::string box = quote(write_scene(kBenchBox, ".box.json"));
   const std::string missing = kOut + "/no_such_bench_scene.json";
@@ -506,6 +534,7 @@ TEST(Cli, BenchBadFlagsAndNamedScenesExitTwoWithOneLine) {
       {"bench " + box + " --steps 0", "pabd bench: --steps: expected"},
       {"bench " + box + " --steps abc", "pabd: "},
       {"bench " + box + " --repeat 0", "pabd bench: --repeat: expected"},
+      {"bench " + box + " --warmup -1", "pabd bench: --warmup: expected"},
       {"bench " + box + " --max-seconds -1", "pabd bench: --max-seconds: expected"},
       {"bench " + box + " --csv ''", "pabd bench: --csv: expected"},
       {"bench " + box + " --bogus", "pabd: "},

@@ -11,6 +11,10 @@
 //   --max-seconds is spent and it has taken at least 3 steps. The first run of
 //   a scene fixes its step count for the scene's other runs, so all rows of a
 //   scene are medians over the same steps.
+// - --warmup N steps before them are taken but not timed (nor counted in
+//   --steps or the budget): a big scene's first steps map and fault its
+//   contact storage (pile_50: a gigabyte), which a per-step cost should not
+//   carry.
 // - Named scene files are all loaded before anything is timed, and a bad one
 //   ends the command with status 2 as in `pabd run`; in a directory sweep a
 //   scene that fails to load is an "error: ..." row, the sweep goes on and the
@@ -52,6 +56,7 @@ struct BenchArgs {
   std::string scenes_dir;
   std::string threads = "1,2";
   long long steps = 0;
+  long long warmup = 0;
   double max_seconds = 10;
   long long max_bodies = 30000;
   long long repeat = 1;
@@ -118,6 +123,7 @@ std::vector<int> parse_threads(const std::string& list) {
 void check_flags(const BenchArgs& a, const CLI::App& cmd) {
   if (a.steps_opt->count() > 0 && a.steps < 1)
     bad_flag("--steps", "an integer >= 1", typed(cmd, "--steps"));
+  if (a.warmup < 0) bad_flag("--warmup", "an integer >= 0", typed(cmd, "--warmup"));
   if (!(std::isfinite(a.max_seconds) && a.max_seconds >= 0))
     bad_flag("--max-seconds", "a finite number of seconds >= 0 (0 = no limit)",
              typed(cmd, "--max-seconds"));
@@ -386,6 +392,13 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
           (a.repeat > 1 ? ", repeat " + std::to_string(rep) + "/" + std::to_string(a.repeat)
                         : std::string()) +
           ", step ";
+      // Warm-up steps: taken, not timed.
+      for (long long w = 1; w <= a.warmup && failed_at[i] == 0; ++w) {
+        const StepResult result = world.step();
+        if (!result.ok) failed_at[i] = result.step;
+        ctx.progress.show(label + "warm-up " + std::to_string(w) + "/" + std::to_string(a.warmup));
+      }
+      if (failed_at[i] > 0) continue;
       // The first run stops on the budget; the others take its steps, unless a loaded
       // machine makes one far slower (then its row shows fewer steps).
       const double limit = a.max_seconds * (steps_fixed ? kLaterRunBudgetFactor : 1.0);
@@ -474,8 +487,13 @@ int bench(const BenchArgs& args, const CLI::App& cmd) {
                                        " s are spent, its other runs take as many (or stop at 3x "
                                        "that time)"
                                  : "";
-  std::printf("  steps     %s per run%s; %lld repeat%s, medians over all steps\n\n", steps.c_str(),
-              budget.c_str(), args.repeat, args.repeat == 1 ? "" : "s");
+  const std::string warmup = args.warmup > 0
+                                 ? ", after " + std::to_string(args.warmup) +
+                                       " untimed warm-up step" + (args.warmup == 1 ? "" : "s")
+                                 : "";
+  std::printf("  steps     %s per run%s%s; %lld repeat%s, medians over all timed steps\n\n",
+              steps.c_str(), warmup.c_str(), budget.c_str(), args.repeat,
+              args.repeat == 1 ? "" : "s");
 
   std::size_t scene_width = 0;
   for (const std::string& path : paths)
@@ -549,6 +567,10 @@ void add_bench_command(CLI::App& app, int& exit_status) {
       cmd->add_option("--steps", args->steps,
                       "Steps per run, >= 1 (default: settings.steps, else 300), within "
                       "--max-seconds");
+  cmd->add_option("--warmup", args->warmup,
+                  "Untimed steps before the timed ones in every run (storage of big scenes "
+                  "is mapped in the first steps)")
+      ->default_str("0");
   cmd->add_option("--max-seconds", args->max_seconds,
                   "A scene's first run stops once this is spent and 3 steps are taken; the "
                   "other runs take as many steps, or stop at 3x this (0 = no limit)")
