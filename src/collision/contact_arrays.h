@@ -108,11 +108,6 @@ struct ContactArrays {
   Mat3* pair_second_moment = nullptr;
 };
 
-/// Contact of slot s.
-PABD_HD int contact_of_slot(int s) { return s / kContactSlots; }
-/// Side (0 = A, 1 = B) of slot s.
-PABD_HD int side_of_slot(int s) { return (s / 2) & 1; }
-
 /// What the per-body stages read of the contacts: the ends of the pairs
 /// touching body i are index[begin[i] .. begin[i+1]), in pair order, pair end
 /// e = 2 m + side belonging to pair m = e / 2, whose contacts are

@@ -324,7 +324,7 @@ ContactArrays ContactDetector::arrays() {
   c.sticking = cur_.sticking.data();
   c.end_weight = cur_.end_weight.data();
   c.end_scale = cur_.end_scale.data();
-  c.pair_count = cur_.count > 0 ? pair_count_ : 0;
+  c.pair_count = pair_count_;
   c.pair_begin = pair_begin_.data();
   c.pair_end = pair_end_.data();
   c.pair_body = pair_body_.data();

@@ -23,9 +23,10 @@
 // their joints.
 //
 // Memory: every array grows when a step needs more (to twice the size asked,
-// neither copied nor zeroed: collision/scratch_array.h) and never shrinks; a step with no more
-// pairs or contacts than an earlier one allocates nothing. The previous step's contacts live in a
-// second set of arrays, swapped in at the start of each detection.
+// neither copied nor zeroed: collision/scratch_array.h) and never shrinks; a
+// step with no more pairs or contacts than an earlier one allocates nothing.
+// The previous step's contacts live in a second set of arrays, swapped in at
+// the start of each detection.
 #pragma once
 
 #include <cstdint>
