@@ -510,7 +510,6 @@ TEST(Contact, ColouringSeparatesContactsAndBonds) {
   const int contact_body[10] = {1, 2, 2, 3, 3, 5, 0, 2, 4, 0};
   // One contact per pair here: pair m is contact m. The per-body lists of
   // pair ends (2 m + side) a detection builds, static ends left out.
-  const int pair_begin[6] = {0, 1, 2, 3, 4, 5};
   std::vector<int> cbegin(nb + 1, 0), cindex;
   for (int e = 0; e < 10; ++e)
     if (!is_static[contact_body[e]]) ++cbegin[contact_body[e] + 1];
@@ -529,12 +528,10 @@ TEST(Contact, ColouringSeparatesContactsAndBonds) {
   contacts.count = 5;
   contacts.end_body = contact_body;
   contacts.pair_count = 5;
-  contacts.pair_begin = pair_begin;
   contacts.pair_body = contact_body;
   ContactEnds ends;
   ends.begin = cbegin.data();
   ends.index = cindex.data();
-  ends.pair_begin = pair_begin;
   ContactColouring cc;
   colour_bodies_with_contacts(bodies, bond_end_body, 1, contacts, ends, cc);
   std::vector<int> colour(nb, -1);

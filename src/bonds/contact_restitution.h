@@ -100,7 +100,7 @@ PABD_HD void restitution_share_kernel(const ContactArrays& c, const ContactEnds&
   int n = 0;
   for (int at = ends.begin[i]; at < ends.begin[i + 1]; ++at) {
     const int pair = ends.index[at] / 2;
-    for (int k = ends.pair_begin[pair]; k < ends.pair_end[pair]; ++k)
+    for (int k = c.pair_begin[pair]; k < c.pair_end[pair]; ++k)
       if (restitution_active(c, k, threshold)) ++n;
   }
   s.share[i] = n;
@@ -139,7 +139,7 @@ PABD_HD void restitution_apply_kernel(const BodyArrays& b, const ContactArrays& 
   Vec3 linear, angular;  // impulse [N s] and its moment about the centre [N m s]
   for (int at = ends.begin[i]; at < ends.begin[i + 1]; ++at) {
     const int pair = ends.index[at] / 2, side = ends.index[at] % 2;
-    for (int k = ends.pair_begin[pair]; k < ends.pair_end[pair]; ++k) {
+    for (int k = c.pair_begin[pair]; k < c.pair_end[pair]; ++k) {
       const Real d = s.delta[k];
       if (d == 0) continue;
       const Vec3 p = (side == 1 ? d : -d) * c.normal[k];

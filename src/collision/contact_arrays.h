@@ -110,14 +110,12 @@ struct ContactArrays {
 
 /// What the per-body stages read of the contacts: the ends of the pairs
 /// touching body i are index[begin[i] .. begin[i+1]), in pair order, pair end
-/// e = 2 m + side belonging to pair m = e / 2, whose contacts are
-/// pair_begin[m] .. pair_end[m). Static bodies have none. begin ==
-/// nullptr means no contacts.
+/// e = 2 m + side belonging to pair m = e / 2 (whose contacts are
+/// ContactArrays::pair_begin[m] .. pair_end[m)). Static bodies have none.
+/// begin == nullptr means no contacts.
 struct ContactEnds {
   const int* begin = nullptr;           ///< per body + 1: CSR offsets
   const int* index = nullptr;           ///< pair end ids, body by body, in pair order
-  const int* pair_begin = nullptr;      ///< per pair: first contact
-  const int* pair_end = nullptr;        ///< per pair: one past its last contact
   const Real* weight = nullptr;         ///< per pair end: sums' weight (0: nothing to add)
   const BondEndSums* sums = nullptr;    ///< per pair end, valid where weight != 0
   const Mat3* second_moment = nullptr;  ///< per pair end (paper's local step only)

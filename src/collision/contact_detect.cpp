@@ -339,8 +339,6 @@ ContactEnds ContactDetector::ends() const {
   if (cur_.count == 0 || end_begin_.empty()) return e;
   e.begin = end_begin_.data();
   e.index = end_index_.data();
-  e.pair_begin = pair_begin_.data();
-  e.pair_end = pair_end_.data();
   e.weight = pair_weight_.data();
   e.sums = pair_sums_.data();
   e.second_moment = pair_second_moment_.data();

@@ -258,8 +258,6 @@ void make_views(Data& d, At&& at, BodyArrays& b, ContactArrays& c, ContactEnds& 
   e = ContactEnds{};
   e.begin = at(d.ends_begin);
   e.index = at(d.ends_index);
-  e.pair_begin = c.pair_begin;
-  e.pair_end = c.pair_end;
   e.weight = c.pair_weight;
   e.sums = c.pair_sums;
   e.second_moment = c.pair_second_moment;
