@@ -33,6 +33,11 @@ struct Bodies {
         start_orientation(n, Quat{}),
         turn_norm(n, 0) {}
 
+  /// Body i's turn norm for its orientations, as the solver's set_iterate_pose.
+  void set_turn_norm(int i) {
+    turn_norm[i] = turn_norm_bound(orientation[i], start_orientation[i]);
+  }
+
   /// Sets body i's start and current orientations (and their matrices).
   void turn(int i, Quat start, Quat now) {
     start_orientation[i] = start;
@@ -193,7 +198,7 @@ TEST(ContactPairs, IdleByBoundsSkipsOnlyIdleContacts) {
       bodies.position[i] = bodies.start_position[i] + (together ? shared : random_vec(rng, 0.05));
     }
     const BodyArrays b = bodies.view();
-    for (int i = 0; i < 2; ++i) update_turn_norm(b, i);
+    for (int i = 0; i < 2; ++i) bodies.set_turn_norm(i);
     const ContactArrays ca = c.view();
     const bool surely = contact_surely_idle(ca, 0, pair_motion(b, 0, 1));
     const bool full = contact_idle(contact_points(b, ca, 0), n, ca.lambda[0]);
@@ -288,7 +293,7 @@ TEST(ContactPairs, PairSumsEqualTheSumOfTheirContacts) {
       bodies.turn(i, start[i], normalized(random_rotation(rng, 0.005) * start[i]));
     }
     const BodyArrays b = bodies.view();
-    for (int i = 0; i < 2; ++i) update_turn_norm(b, i);
+    for (int i = 0; i < 2; ++i) bodies.set_turn_norm(i);
     const HardBondSettings hard;
     const Real h2 = 1.0 / 3600;
     // All five as one pair, then each as a pair of its own (same contacts,

@@ -43,7 +43,7 @@ struct BodyArrays {
   /// Frobenius norm of the turn since the start of the step, which bounds
   /// how far it moved a material point at distance r from the centre, by
   /// r |A - A^n|_F (contact_kernels.h uses it to skip contacts that cannot
-  /// touch yet; update_turn_norm).
+  /// touch yet; written with the pose by set_iterate_pose).
   Real* turn_norm = nullptr;
 
   // Body-to-bond-end adjacency (CSR): the ends touching body i are
@@ -57,18 +57,28 @@ PABD_HD_ALWAYS_INLINE Vec3 world_point(const BodyArrays& bodies, int body, Vec3 
   return body < 0 ? x : bodies.affine[body] * x + bodies.position[body];
 }
 
-/// Sets body i's turn_norm for its current orientation: an upper bound on
-/// |A - A^n|_F from the quaternions, which are fewer numbers to read. For a
-/// turn by theta, |A - A^n|_F = 2 sqrt(2) sin(theta / 2) <= 2 sqrt(2) |q - q^n|
-/// (= 4 sqrt(2) sin(theta / 4), with q in q^n's hemisphere; q and -q are
-/// the same turn, so the smaller of |q - q^n| and |q + q^n|).
-PABD_HD void update_turn_norm(const BodyArrays& b, int i) {
-  const Quat q = b.orientation[i], q0 = b.start_orientation[i];
+/// An upper bound on |A - A^n|_F from the quaternions q and q^n, which are
+/// fewer numbers to read than the matrices. For a turn by theta,
+/// |A - A^n|_F = 2 sqrt(2) sin(theta / 2) <= 2 sqrt(2) |q - q^n|
+/// (= 4 sqrt(2) sin(theta / 4), with q in q^n's hemisphere; q and -q are the
+/// same turn, so the smaller of |q - q^n| and |q + q^n|).
+PABD_HD Real turn_norm_bound(Quat q, Quat q0) {
   const Real dw = q.w - q0.w, dx = q.x - q0.x, dy = q.y - q0.y, dz = q.z - q0.z;
   const Real sw = q.w + q0.w, sx = q.x + q0.x, sy = q.y + q0.y, sz = q.z + q0.z;
   const Real minus = dw * dw + dx * dx + dy * dy + dz * dz;
   const Real plus = sw * sw + sx * sx + sy * sy + sz * sz;
-  b.turn_norm[i] = Real(2.8284271247461903) * std::sqrt(minus < plus ? minus : plus);
+  return Real(2.8284271247461903) * std::sqrt(minus < plus ? minus : plus);
+}
+
+/// Sets body i's iterate to c, q (a unit quaternion) and a = R(q), with the
+/// turn norm that goes with them: every stage that moves a body during the
+/// iterations (the prediction, the local step, the acceleration) writes its
+/// pose here, so turn_norm always matches the pose the contacts read.
+PABD_HD void set_iterate_pose(const BodyArrays& b, int i, Vec3 c, Quat q, const Mat3& a) {
+  b.position[i] = c;
+  b.orientation[i] = q;
+  b.affine[i] = a;
+  b.turn_norm[i] = turn_norm_bound(q, b.start_orientation[i]);
 }
 
 }  // namespace pabd

@@ -138,16 +138,8 @@ Data make_data(unsigned seed, int bodies, int pairs) {
     d.target_position[i] = d.position[i] + random_vec(rng, 0.001);
     d.target_affine[i] = d.affine[i];
   }
-  const BodyArrays view = [&] {
-    BodyArrays b;
-    b.count = nb;
-    b.orientation = d.orientation.data();
-    b.start_orientation = d.start_orientation.data();
-    b.turn_norm = d.turn_norm.data();
-    return b;
-  }();
   for (int i = 0; i < nb; ++i)
-    if (!d.is_static[i]) update_turn_norm(view, i);
+    if (!d.is_static[i]) d.turn_norm[i] = turn_norm_bound(d.orientation[i], d.start_orientation[i]);
 
   std::uniform_int_distribution<int> body_of(0, nb - 1), points_of(1, 4);
   for (int m = 0; m < pairs; ++m) {

@@ -58,10 +58,7 @@ PABD_HD void acceleration_kernel(const BodyArrays& b, int i, Real omega, Real ga
   b.previous_orientation[i] = q_k;
   b.iterate_position[i] = c;
   b.iterate_orientation[i] = q;
-  b.position[i] = c;
-  b.orientation[i] = q;
-  b.affine[i] = to_matrix(q);
-  update_turn_norm(b, i);
+  set_iterate_pose(b, i, c, q, to_matrix(q));
 }
 
 }  // namespace pabd

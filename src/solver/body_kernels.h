@@ -43,10 +43,7 @@ PABD_HD void predict_kernel(const BodyArrays& b, int i, const StepConstants& k) 
   const Mat3 a = to_matrix(q);
   b.target_position[i] = c;
   b.target_affine[i] = a;
-  b.position[i] = c;
-  b.orientation[i] = q;
-  b.affine[i] = a;
-  update_turn_norm(b, i);
+  set_iterate_pose(b, i, c, q, a);
 }
 
 /// Global step (gather bond ends into the 12x12 system) then local step (a
@@ -81,19 +78,14 @@ PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds,
   if (k.rigid_local) {
     const Quat q = rotation_closest_to(reduced_affine_rhs(sys), b.orientation[i]);
     const Mat3 r = to_matrix(q);
-    b.position[i] = translation_for(sys, r);
-    b.orientation[i] = q;
-    b.affine[i] = r;
+    set_iterate_pose(b, i, translation_for(sys, r), q, r);
   } else {
     Vec3 c;
     Mat3 a;
     solve_affine_system(sys, c, a);
     const Quat q = rotation_closest_to(a, b.orientation[i]);
-    b.position[i] = c;
-    b.orientation[i] = q;
-    b.affine[i] = to_matrix(q);
+    set_iterate_pose(b, i, c, q, to_matrix(q));
   }
-  update_turn_norm(b, i);
 }
 
 /// The same without contacts.
