@@ -26,9 +26,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <random>
-#include <type_traits>
 #include <vector>
 
 #include "bonds/contact_kernels.h"
@@ -63,6 +63,25 @@ struct DeviceArray {
       check_cuda(cudaMemcpy(v.data(), ptr, sizeof(T) * n, cudaMemcpyDeviceToHost), "to host");
     return v;
   }
+};
+
+/// Device copies of host vectors, each made once and found again by the
+/// host vector it mirrors, for make_views and for copying results back.
+class DeviceMirror {
+ public:
+  template <typename T>
+  T* operator()(std::vector<T>& v) {
+    std::shared_ptr<void>& slot = arrays_[v.data()];
+    if (!slot) slot = std::make_shared<DeviceArray<T>>(v);
+    return static_cast<DeviceArray<T>*>(slot.get())->ptr;
+  }
+  template <typename T>
+  std::vector<T> back(const std::vector<T>& v) const {
+    return static_cast<const DeviceArray<T>*>(arrays_.at(v.data()).get())->back();
+  }
+
+ private:
+  std::map<const void*, std::shared_ptr<void>> arrays_;
 };
 
 /// Every array of the check, on the host.
@@ -301,44 +320,11 @@ int check(unsigned seed, bool paper_step) {
       cpu, [](auto& v) { return v.data(); }, hb, hc, he);
   const BondArrays no_bonds;
 
-  // Device copies of every array, keyed by the host vector they mirror.
-  std::vector<std::shared_ptr<void>> keep;
-  auto to_device = [&](auto& v) {
-    using T = typename std::remove_reference_t<decltype(v)>::value_type;
-    auto arr = std::make_shared<DeviceArray<T>>(v);
-    keep.push_back(arr);
-    return arr->ptr;
-  };
-  // One device array per host vector: remember them to copy back.
-  auto pos = std::make_shared<DeviceArray<Vec3>>(gpu_in.position);
-  auto aff = std::make_shared<DeviceArray<Mat3>>(gpu_in.affine);
-  auto ori = std::make_shared<DeviceArray<Quat>>(gpu_in.orientation);
-  auto turn = std::make_shared<DeviceArray<Real>>(gpu_in.turn_norm);
-  auto lam = std::make_shared<DeviceArray<Vec3>>(gpu_in.lambda);
-  auto stick = std::make_shared<DeviceArray<std::uint8_t>>(gpu_in.sticking);
-  auto ew = std::make_shared<DeviceArray<Real>>(gpu_in.end_weight);
-  auto es = std::make_shared<DeviceArray<Real>>(gpu_in.end_scale);
-  auto sums = std::make_shared<DeviceArray<BondEndSums>>(gpu_in.sums);
-  auto wt = std::make_shared<DeviceArray<Real>>(gpu_in.weight);
-  auto sec = std::make_shared<DeviceArray<Mat3>>(gpu_in.second);
+  DeviceMirror device;
   BodyArrays db;
   ContactArrays dc;
   ContactEnds de;
-  make_views(gpu_in, to_device, db, dc, de);
-  db.position = pos->ptr;
-  db.affine = aff->ptr;
-  db.orientation = ori->ptr;
-  db.turn_norm = turn->ptr;
-  dc.lambda = lam->ptr;
-  dc.sticking = stick->ptr;
-  dc.end_weight = ew->ptr;
-  dc.end_scale = es->ptr;
-  dc.pair_sums = sums->ptr;
-  dc.pair_weight = wt->ptr;
-  dc.pair_second_moment = sec->ptr;
-  de.weight = wt->ptr;
-  de.sums = sums->ptr;
-  de.second_moment = sec->ptr;
+  make_views(gpu_in, device, db, dc, de);
 
   const Real h2 = h * h;
   for (int i = 0; i < hc.count; ++i) contact_prepare_kernel(hb, hc, i, hard, h2);
@@ -358,8 +344,8 @@ int check(unsigned seed, bool paper_step) {
   std::printf("  %d of %d pair ends pull\n", pushing, 2 * hc.pair_count);
   // Sums are compared where their weight is not 0 (elsewhere they are not written).
   std::vector<BondEndSums> cpu_sums, gpu_sums;
-  const std::vector<BondEndSums> gs = sums->back();
-  const std::vector<Mat3> gsec = sec->back();
+  const std::vector<BondEndSums> gs = device.back(gpu_in.sums);
+  const std::vector<Mat3> gsec = device.back(gpu_in.second);
   std::vector<Mat3> cpu_sec, gpu_sec;
   for (std::size_t e = 0; e < cpu.weight.size(); ++e)
     if (cpu.weight[e] != 0) {
@@ -369,17 +355,17 @@ int check(unsigned seed, bool paper_step) {
       gpu_sec.push_back(gsec[e]);
     }
   int bad = 0;
-  bad += compare("end_weight", cpu.end_weight, ew->back());
-  bad += compare("end_scale", cpu.end_scale, es->back());
-  bad += compare("lambda", cpu.lambda, lam->back());
-  bad += compare("sticking", cpu.sticking, stick->back());
-  bad += compare("pair_weight", cpu.weight, wt->back());
+  bad += compare("end_weight", cpu.end_weight, device.back(gpu_in.end_weight));
+  bad += compare("end_scale", cpu.end_scale, device.back(gpu_in.end_scale));
+  bad += compare("lambda", cpu.lambda, device.back(gpu_in.lambda));
+  bad += compare("sticking", cpu.sticking, device.back(gpu_in.sticking));
+  bad += compare("pair_weight", cpu.weight, device.back(gpu_in.weight));
   bad += compare("pair_sums", cpu_sums, gpu_sums);
   if (paper_step) bad += compare("pair_second_moment", cpu_sec, gpu_sec);
-  bad += compare("position", cpu.position, pos->back());
-  bad += compare("affine", cpu.affine, aff->back());
-  bad += compare("orientation", cpu.orientation, ori->back());
-  bad += compare("turn_norm", cpu.turn_norm, turn->back());
+  bad += compare("position", cpu.position, device.back(gpu_in.position));
+  bad += compare("affine", cpu.affine, device.back(gpu_in.affine));
+  bad += compare("orientation", cpu.orientation, device.back(gpu_in.orientation));
+  bad += compare("turn_norm", cpu.turn_norm, device.back(gpu_in.turn_norm));
   if (pushing == 0) {
     std::printf("  no pair end pulls: the check would compare zeros\n");
     ++bad;
