@@ -9,37 +9,28 @@
 #include "bonds/bond_kernels.h"
 #include "bonds/contact_bond.h"
 #include "collision/contact_arrays.h"
+#include "collision/shape_geometry.h"
 
 namespace pabd {
 
-/// A body's pose as the contact kernels read it: y = A x + c.
-struct BodyPose {
-  Mat3 affine;    ///< A
-  Vec3 position;  ///< c [m]
-};
-
-/// Body i's pose at the current iterate.
-PABD_HD_ALWAYS_INLINE BodyPose body_pose(const BodyArrays& bodies, int i) {
-  return BodyPose{bodies.affine[i], bodies.position[i]};
-}
-
-/// World position of material point x of a body at pose p [m].
-PABD_HD_ALWAYS_INLINE Vec3 pose_point(const BodyPose& p, Vec3 x) {
-  return p.affine * x + p.position;
+/// Body i's pose at the current iterate (A is a rotation between iterations),
+/// read once per contact pair: y = to_world(pose, x) = A x + c.
+PABD_HD_ALWAYS_INLINE ShapePose body_pose(const BodyArrays& bodies, int i) {
+  return ShapePose{bodies.position[i], bodies.affine[i]};
 }
 
 /// Contact k's anchors for its bodies at poses pa (end A) and pb (end B).
-PABD_HD_ALWAYS_INLINE ContactPoints contact_points(const BodyPose& pa, const BodyPose& pb,
+PABD_HD_ALWAYS_INLINE ContactPoints contact_points(const ShapePose& pa, const ShapePose& pb,
                                                    const ContactArrays& c, int k) {
   const Vec3* x = c.slot_local + kContactSlots * k;
   const Real radius_a = c.end_radius[2 * k], radius_b = c.end_radius[2 * k + 1];
   // A non-round end's surface anchor is its core anchor (contact_arrays.h).
-  const Vec3 a_core = pose_point(pa, x[0]);
-  const Vec3 b_core = pose_point(pb, x[2]);
+  const Vec3 a_core = to_world(pa, x[0]);
+  const Vec3 b_core = to_world(pb, x[2]);
   // Built in one aggregate: a default-constructed struct filled field by field
   // was zeroed first (rep stos), then stalled the loads that followed (perf).
-  return ContactPoints{a_core,         radius_a > 0 ? pose_point(pa, x[1]) : a_core,
-                       b_core,         radius_b > 0 ? pose_point(pb, x[3]) : b_core,
+  return ContactPoints{a_core,         radius_a > 0 ? to_world(pa, x[1]) : a_core,
+                       b_core,         radius_b > 0 ? to_world(pb, x[3]) : b_core,
                        radius_a,       radius_b,
                        c.gap_offset[k]};
 }
@@ -164,8 +155,8 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
     c.pair_weight[2 * m + 1] = 0;
     return;
   }
-  const BodyPose pa = body_pose(bodies, a);
-  const BodyPose pb = body_pose(bodies, b);
+  const ShapePose pa = body_pose(bodies, a);
+  const ShapePose pb = body_pose(bodies, b);
   BondEndSums sa, sb;
   Mat3 da, db;
   // The rest by the full test: a pair that pushes seldom has a contact

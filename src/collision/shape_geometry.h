@@ -59,7 +59,10 @@ PABD_HD Vec3 any_perpendicular(Vec3 u) {
   return normalized_or(cross(u, helper), Vec3{0, 0, 1});
 }
 
-PABD_HD Vec3 to_world(const ShapePose& pose, Vec3 x) { return pose.rotation * x + pose.position; }
+/// Always inlined: the contact iterations call it for every anchor (contact_kernels.h).
+PABD_HD_ALWAYS_INLINE Vec3 to_world(const ShapePose& pose, Vec3 x) {
+  return pose.rotation * x + pose.position;
+}
 PABD_HD Vec3 to_local(const ShapePose& pose, Vec3 y) {
   return transpose_times(pose.rotation, y - pose.position);
 }
