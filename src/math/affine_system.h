@@ -95,8 +95,14 @@ PABD_HD void add_bond_end_sums(AffineSystem& sys, const BondEndSums& s, const Ma
   sys.rhs_A = sys.rhs_A + s.pull_moment;
 }
 
-/// Inverse of a symmetric positive-definite 3x3 matrix (adjugate / determinant).
-PABD_HD Mat3 inverse_symmetric3(const Mat3& s) {
+/// Adjugate and determinant of a symmetric 3x3 matrix (its inverse is adj / det).
+struct Adjugate3 {
+  Mat3 adj;
+  Real det = 0;
+};
+
+/// The adjugate and determinant of symmetric s.
+PABD_HD Adjugate3 adjugate_symmetric3(const Mat3& s) {
   Mat3 adj;
   adj.m[0][0] = s.m[1][1] * s.m[2][2] - s.m[1][2] * s.m[2][1];
   adj.m[0][1] = s.m[0][2] * s.m[2][1] - s.m[0][1] * s.m[2][2];
@@ -108,7 +114,13 @@ PABD_HD Mat3 inverse_symmetric3(const Mat3& s) {
   adj.m[2][0] = adj.m[0][2];
   adj.m[2][1] = adj.m[1][2];
   const Real det = s.m[0][0] * adj.m[0][0] + s.m[0][1] * adj.m[1][0] + s.m[0][2] * adj.m[2][0];
-  return (Real(1) / det) * adj;
+  return {adj, det};
+}
+
+/// Inverse of a symmetric positive-definite 3x3 matrix (adjugate / determinant).
+PABD_HD Mat3 inverse_symmetric3(const Mat3& s) {
+  const Adjugate3 a = adjugate_symmetric3(s);
+  return (Real(1) / a.det) * a.adj;
 }
 
 /// B = R_A - r_c b^T / a: the affine right-hand side with c eliminated.

@@ -109,22 +109,16 @@ PABD_HD Quat rotation_closest_to(const Mat3& a, Quat guess) {
     const Mat3 l = transpose(to_matrix(q)) * a;
     const Vec3 g{l.m[2][1] - l.m[1][2], l.m[0][2] - l.m[2][0], l.m[1][0] - l.m[0][1]};
     const Real tr = trace(l);
-    // The Hessian tr(S) I - S (symmetric: six numbers) and its adjugate; one
-    // determinant serves Sylvester's test and the solve.
-    const Real h00 = tr - l.m[0][0], h11 = tr - l.m[1][1], h22 = tr - l.m[2][2];
-    const Real h01 = Real(-0.5) * (l.m[0][1] + l.m[1][0]);
-    const Real h02 = Real(-0.5) * (l.m[0][2] + l.m[2][0]);
-    const Real h12 = Real(-0.5) * (l.m[1][2] + l.m[2][1]);
-    const Real c00 = h11 * h22 - h12 * h12, c01 = h02 * h12 - h01 * h22;
-    const Real c02 = h01 * h12 - h02 * h11, c11 = h00 * h22 - h02 * h02;
-    const Real c12 = h02 * h01 - h00 * h12, c22 = h00 * h11 - h01 * h01;
-    const Real det = h00 * c00 + h01 * c01 + h02 * c02;
+    Mat3 hess;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        hess.m[i][j] = (i == j ? tr : Real(0)) - Real(0.5) * (l.m[i][j] + l.m[j][i]);
+    // One adjugate and determinant serve Sylvester's test (its leading minors
+    // are hess[0][0], adj[2][2] and det) and the solve t = adj g / det.
+    const Adjugate3 h = adjugate_symmetric3(hess);
     // Sylvester's criterion: otherwise the guess is too far for Newton.
-    if (!(h00 > 0 && c22 > 0 && det > 0)) break;
-    const Real inv_det = Real(1) / det;
-    const Vec3 t{inv_det * (c00 * g.x + c01 * g.y + c02 * g.z),
-                 inv_det * (c01 * g.x + c11 * g.y + c12 * g.z),
-                 inv_det * (c02 * g.x + c12 * g.y + c22 * g.z)};
+    if (!(hess.m[0][0] > 0 && h.adj.m[2][2] > 0 && h.det > 0)) break;
+    const Vec3 t = (Real(1) / h.det) * (h.adj * g);
     const Real step2 = dot(t, t);
     if (!(step2 < Real(0.25))) break;  // a step of 0.5 rad or more, or NaN: leave it to Horn
     // Any retraction keeps Newton quadratic; q (1, t/2) avoids sin and cos.
