@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "cli/command_support.h"
+#include "cli/method_flags.h"
 #include "cli/run_command.h"
 #include "output/svg_plot.h"
 #include "pabd/scene.h"
@@ -40,6 +41,7 @@ struct ConvergeArgs {
   long long reference = 3000;
   long long threads = 0;
   std::string solver;  // --solver; empty: the scene's settings.solver
+  MethodFlags method;  // --iteration-order, --local-step
   std::string csv_path, svg_path, label;
   std::vector<std::string> overlays;  // FILE.csv[:LABEL]
   CLI::Option* iterations_opt = nullptr;
@@ -71,6 +73,7 @@ void check_flags(const ConvergeArgs& a, const CLI::App& cmd) {
     bad("--threads", "an integer >= 0 (0 = OpenMP's default)");
   if (a.solver_opt->count() > 0 && a.solver != "pabd" && a.solver != "avbd")
     bad("--solver", "pabd or avbd");
+  a.method.check("pabd converge");
   if (a.csv_path.empty() && cmd.get_option("--csv")->count() > 0) bad("--csv", "a file name");
   if (a.svg_path.empty() && cmd.get_option("--svg")->count() > 0) bad("--svg", "a file name");
 }
@@ -165,6 +168,7 @@ int converge(const ConvergeArgs& args, const CLI::App& cmd) {
   if (args.threads_opt->count() > 0) settings.threads = static_cast<int>(args.threads);
   if (args.solver_opt->count() > 0)
     settings.solver = args.solver == "avbd" ? SolverKind::Avbd : SolverKind::Pabd;
+  args.method.apply(settings);
   const std::string solver = settings.solver == SolverKind::Avbd ? "avbd" : "pabd";
   const StepEnergies run = measure_step(scene, settings, args.step, k_max);
   const StepEnergies ref =
@@ -241,6 +245,7 @@ void add_converge_command(CLI::App& app, int& exit_status) {
       cmd->add_option("--threads", args->threads, "OpenMP threads, 0 = OpenMP's default");
   args->solver_opt = cmd->add_option("--solver", args->solver,
                                      "pabd or avbd (default: settings.solver, else pabd)");
+  args->method.add_to(*cmd);
   cmd->add_option("--csv", args->csv_path, "Write iteration,relative_error to this CSV file");
   cmd->add_option("--svg", args->svg_path, "Write a log-scale plot of the curve to this SVG file");
   cmd->add_option("--label", args->label, "Legend label of this run's curve (default: the solver)");

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cli/command_support.h"
+#include "cli/method_flags.h"
 #include "output/recording.h"
 #include "pabd/scene.h"
 
@@ -55,6 +56,7 @@ struct RunArgs {
   std::string html_path;
   bool quiet = false;
   std::string solver;  ///< --solver: pabd or avbd; empty = the scene's settings.solver
+  MethodFlags method;  ///< --iteration-order, --local-step
   CLI::Option* steps_opt = nullptr;
   CLI::Option* dt_opt = nullptr;
   CLI::Option* iterations_opt = nullptr;
@@ -90,6 +92,7 @@ void check_flags(const RunArgs& a, const CLI::App& cmd) {
     bad("--stats", "a file name", "an empty string");
   if (cmd.get_option("--solver")->count() > 0 && a.solver != "pabd" && a.solver != "avbd")
     bad("--solver", "pabd or avbd", "'" + a.solver + "'");
+  a.method.check("pabd run");
 }
 
 // ---------------------------------------------------------------------------
@@ -229,6 +232,7 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   if (args.threads_opt->count() > 0) settings.threads = static_cast<int>(args.threads);
   if (!args.solver.empty())
     settings.solver = args.solver == "avbd" ? SolverKind::Avbd : SolverKind::Pabd;
+  args.method.apply(settings);
   const long long steps =
       args.steps_opt->count() > 0 ? args.steps : scene.steps.value_or(kDefaultSteps);
 
@@ -330,6 +334,7 @@ void add_run_command(CLI::App& app, int& exit_status) {
                   "Write a self-contained HTML player, a frame every --every steps");
   cmd->add_flag("--quiet", args->quiet, "No progress line on stderr");
   cmd->add_option("--solver", args->solver, "pabd or avbd (default: settings.solver, else pabd)");
+  args->method.add_to(*cmd);
   cmd->callback([args, cmd, &exit_status] {
     exit_status =
         run_reporting_failures("pabd run", args->scene_path, [&] { return run(*args, *cmd); });

@@ -354,7 +354,7 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
   r.check_object(s, path, "an object",
                  {"dt", "iterations", "gravity", "steps", "augmented_lagrangian", "solver",
                   "iteration_order", "chebyshev_rho", "relaxation", "hard_stiffness_mass_ratio",
-                  "avbd_stabilization", "max_rotation_per_step"});
+                  "avbd_stabilization", "max_rotation_per_step", "local_step"});
   WorldDef& w = scene.settings;
   r.opt_number(s, path, "dt", Range::Positive, w.dt);
   if (s.contains("iterations"))
@@ -377,6 +377,13 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
       r.fail_at(child(path, "iteration_order"),
                 "expected \"jacobi\" or \"colored\", got " + describe(s.at("iteration_order")));
     w.iteration_order = order == "colored" ? IterationOrder::Colored : IterationOrder::Jacobi;
+  }
+  if (s.contains("local_step")) {
+    const std::string step = r.text(s.at("local_step"), child(path, "local_step"));
+    if (step != "rigid" && step != "paper")
+      r.fail_at(child(path, "local_step"),
+                "expected \"rigid\" or \"paper\", got " + describe(s.at("local_step")));
+    w.local_step = step == "paper" ? LocalStep::Paper : LocalStep::Rigid;
   }
   r.opt_number(s, path, "chebyshev_rho", Range::NonNegative, w.chebyshev_rho);
   if (!(w.chebyshev_rho < 1))
