@@ -219,8 +219,11 @@ TEST(Restitution, RestingBoxWithElasticContactsStaysAtRest) {
 
 /// Two equal spheres meet head-on at +-1 m/s in zero gravity; returns their
 /// velocities along x once they have separated.
-std::pair<double, double> head_on(double e, int threads = 1) {
-  World w(world_def({0, 0, 0}, threads));
+std::pair<double, double> head_on(double e, int threads = 1,
+                                  IterationOrder order = IterationOrder::Colored) {
+  WorldDef wd = world_def({0, 0, 0}, threads);
+  wd.iteration_order = order;
+  World w(wd);
   const BodyId a = add_body(w, sphere_shape(kRadius), {-0.5, 0, 0}, e, {1, 0, 0});
   const BodyId b = add_body(w, sphere_shape(kRadius), {0.5, 0, 0}, e, {-1, 0, 0});
   for (int s = 0; s < 60; ++s) w.step();
@@ -231,12 +234,20 @@ TEST(Restitution, EqualSpheresExchangeVelocitiesWhenElastic) {
   // One bouncing contact per body: the round sets the relative normal velocity
   // to e times the approach exactly, with equal and opposite impulses, so the
   // closed form v_a' = -e, v_b' = e (equal masses, +-1 m/s) holds to rounding.
-  // 1e-9 m/s leaves room for the iterations' momentum rounding.
-  for (double e : {1.0, 0.5}) {
-    const auto [va, vb] = head_on(e);
-    std::printf("head-on e = %.1f: v_a %.12f, v_b %.12f (expected %.1f, %.1f)\n", e, va, vb, -e, e);
-    EXPECT_NEAR(va, -e, 1e-9);
-    EXPECT_NEAR(vb, e, 1e-9);
+  // Jacobi sweeps move both spheres by equal and opposite amounts in every
+  // iteration, so momentum holds to rounding: 1e-9 m/s. Colored sweeps solve
+  // one sphere against the other's latest pose, which conserves momentum only
+  // as the step converges: measured 4.8e-7 m/s after 20 iterations, 1e-12
+  // after 40, so 1e-6 m/s (1e-6 of the speed).
+  for (IterationOrder order : {IterationOrder::Jacobi, IterationOrder::Colored}) {
+    const double tolerance = order == IterationOrder::Jacobi ? 1e-9 : 1e-6;
+    for (double e : {1.0, 0.5}) {
+      const auto [va, vb] = head_on(e, 1, order);
+      std::printf("head-on e = %.1f (%s): v_a %.12f, v_b %.12f (expected %.1f, %.1f)\n", e,
+                  order == IterationOrder::Jacobi ? "jacobi" : "colored", va, vb, -e, e);
+      EXPECT_NEAR(va, -e, tolerance);
+      EXPECT_NEAR(vb, e, tolerance);
+    }
   }
 }
 

@@ -166,8 +166,8 @@ enum class SolverKind {
 
 /// Order in which PABD's iterations update the bodies (docs/method.md).
 enum class IterationOrder {
-  Jacobi,  ///< every body from iterate k at once (the paper; default)
-  Colored  ///< Gauss-Seidel over a body colouring: each colour sees the colours before it
+  Jacobi,  ///< every body from iterate k at once (the paper)
+  Colored  ///< Gauss-Seidel over a body colouring: each colour sees the colours before it (default)
 };
 
 /// How the AVBD baseline keeps hard joints' drift out of the velocities (docs/avbd.md).
@@ -186,7 +186,8 @@ struct WorldDef {
   PredictionMode prediction = PredictionMode::Exact;  ///< rotation prediction/recovery
   LocalStep local_step = LocalStep::Rigid;            ///< global/local coupling
   SolverKind solver = SolverKind::Pabd;               ///< PABD, or the AVBD baseline
-  IterationOrder iteration_order = IterationOrder::Jacobi;  ///< PABD: Jacobi or colored sweeps
+  IterationOrder iteration_order =
+      IterationOrder::Colored;  ///< PABD: colored (default) or Jacobi sweeps
   Real chebyshev_rho =
       0;  ///< PABD: Chebyshev acceleration's spectral radius estimate in [0, 1); 0 = off
   Real relaxation = 1;  ///< PABD: iterate relaxation gamma in (0, 2); 1 = none

@@ -29,26 +29,62 @@
 // while g < 0; a warm-started one while g < lambda_n / kappa, the offset at
 // which it holds its resting load with zero gap once lambda has converged.
 //
-// Penalty. kappa = m_eff / (h^2 p), fixed: m_eff = 1 / (1/m_a + 1/m_b) and
-// p the points of the manifold. It is each point's share of the force that
-// would close the gap in one step if the two bodies alone took it up (the
-// joints' floor and multiplier bound, bond_kernels.h), shared because the p
-// points act on the same two bodies. No kappa_start, no growth. Measured with
-// 20 iterations (tests/test_contact.cpp): each point at the unshared
-// m_eff / h^2 made the multipliers overshoot fourfold and a 10-box stack
-// bounce; the joints' start of 1e4 N/m (11 times kappa for 1 kg boxes) with
-// the growth beta |C| wound the multipliers up to 8 times the load, held by
-// small gaps. A penalty raised with each contact's load (lambda_n over the
-// contact margin) held the mass-ratio stack below, but in the 1000-box pile
-// of scenes/ball_into_stack.json it ran away: boxes under others were
-// crushed through the ground.
+// Penalty. kappa = s m_eff / (h^2 p) with m_eff = 1 / (1/m_a + 1/m_b), p
+// the points of the manifold and s = kContactPenaltyScale = 1/16, fixed for
+// the step (raised with the load a contact carries, collision/contact_load.h,
+// by the same factor). m_eff / (h^2 p) is the stiffness that would close the
+// gap in one step if the pair's p points pushed two particles. A box is not a
+// particle: its contact points also turn it, and it shares its mass with the
+// pairs on its other faces. The multiplier update is a Jacobi step over all
+// contact points, stable only while kappa h^2 stays below the inverse of the
+// largest eigenvalue of the Delassus operator W = J M^-1 J^T of the points
+// acting on a body. For a 1 m cube (corners as anchors, rotation included)
+// that eigenvalue is 14/m on the ground (4 points), 24/m pressed between two
+// neighbours (8 points) and 48/m inside a pyramid (16 points), against the
+// 4/m per end that m_eff / (h^2 p) assumes: 1/6 to 1/12 of the penalty is what
+// a Jacobi step over contacts can take. Measured at 20 iterations
+// (scripts/robust_defaults.sh, docs/method.md): with s = 1 a 5-box column
+// nudged by 1e-4 rad/s rocked itself up to 1.6e-3 rad/s, a 12-wide pyramid
+// slid 4-7 cm in 10 s and stacks with mass ratios of 10 flipped; 1/8 still
+// left a 10-box column rocking; 1/16 damps every such nudge to round-off;
+// 1/32 is soft enough that the 820-box pyramid sags 4 cm. The scale is for
+// touching contacts, the network of a resting pile, where the multipliers
+// are warm-started from step to step. An impact, a contact whose bodies
+// approach at the start of the step faster than |g| h / 2 (contact_impact_speed:
+// a body that fell freely for one step approaches at |g| h, a resting one at
+// what its last step left, 1e-4 m/s in the piles measured), must stop the
+// approach within this step, from a multiplier that carried nothing: it keeps
+// the full m_eff / (h^2 p) for that step (scaled by 1/16, a 50 m/s sphere went
+// through a 0.1 m wall and a dropped box sank 1 cm into the ground before its
+// multiplier caught up). Its multiplier is the force that stopped the
+// approach, not a load, so the next step does not warm-start from it: carried
+// over, it pushed a 50 m/s sphere back out of a wall at 7.5 m/s. Telling
+// impacts by a positive start gap instead let
+// resting contacts flip between the two penalties from step to step: the
+// 820-box pyramid slid 9 cm. Each point at the
+// unshared m_eff / h^2 made the multipliers overshoot fourfold; the joints'
+// start of 1e4 N/m with the growth beta |C| wound the multipliers up to 8
+// times the load.
 //
 // Multiplier. After each iteration lambda <- cone projection of
 // (lambda + kappa C): the normal multiplier only ever pushes, the tangential
 // one stays within mu times it. Each step starts from the contact with the
-// same body pair and feature id in the previous step, lambda = alpha gamma
-// lambda_prev (the joints' warm start) projected onto the new cone; a new
-// contact starts at lambda = 0.
+// same body pair and feature id in the previous step: its normal part
+// lambda_n = 0.995 (lambda_prev . n) (kContactWarmStart), no tangential part.
+// The factor is a leak that keeps the loop of multiplier and penetration
+// damped: with none (1) columns of boxes nudged by 1e-4 rad/s rocked at
+// 1e-3 rad/s and the 820-box pyramid slid 23 cm; with the joints' 0.99 x 0.999
+// (the AVBD values) the pyramid's apex sank 2.1 cm under its steady loss of
+// 1.1% of the load per step; 0.995 left 1.3 cm. Static friction's memory is the anchors instead: a
+// contact that ended the previous step sticking keeps them, so its slip since
+// it first touched is pulled back (collision/contact_detect_kernels.h).
+// Warm-starting the tangential multiplier as well counts that slip twice,
+// once in the carried force and again in the penalty on the kept anchors: a
+// double integrator, which rocked every column of boxes and pyramid we tried
+// with a growing oscillation (5 boxes, 1e-4 rad/s grew to 1.6e-3 rad/s in
+// 10 s). A new contact that touches at the start of the step starts with the
+// share of the resting load it will carry (contact_load.h); other new
+// contacts start at lambda = 0.
 //
 // Stabilization. A penetration g_0 < 0 found at the start of the step is
 // pushed out by (1 - alpha) of it per step, not at once: the gap counted is
@@ -155,6 +191,25 @@ PABD_HD ContactEndScales contact_end_scales(Real kappa, Real share_a, Real share
   return e;
 }
 
+/// Scale of a touching contact's penalty against the pair's m_eff / (h^2 p) (see the top of this
+/// file).
+inline constexpr Real kContactPenaltyScale = Real(1) / Real(16);
+
+/// Approach speed above which a contact is an impact [m/s]: |g| h / 2, and
+/// at least 1 mm/s (without gravity), from gravity g [m/s^2] and the step h [s].
+PABD_HD Real contact_impact_speed(Vec3 gravity, Real h) {
+  const Real half_step = Real(0.5) * length(gravity) * h;
+  return half_step > Real(1e-3) ? half_step : Real(1e-3);
+}
+
+/// The penalty scale of a contact whose bodies approach at `approach_velocity`
+/// (normal velocity at the start of the step, < 0 closing) [m/s]: 1 for an
+/// impact, faster than impact_speed (contact_impact_speed), else
+/// kContactPenaltyScale (see the top of this file).
+PABD_HD Real contact_penalty_scale(Real approach_velocity, Real impact_speed) {
+  return approach_velocity < -impact_speed ? Real(1) : kContactPenaltyScale;
+}
+
 /// Share of a start-of-step penetration that a step keeps (see the top of this file).
 inline constexpr Real kContactStabilization = Real(0.95);
 
@@ -179,11 +234,15 @@ PABD_HD void contact_dual_update(const ContactPoints& p, Vec3 n, Real mu, const 
   contact_dual_update(contact_penalty_force(pen, p, n), n, mu, lambda, sticking);
 }
 
-/// Start of a step: the multiplier of a contact matched to `previous_lambda`,
-/// decayed as the joints' and projected onto this step's cone.
-PABD_HD Vec3 contact_warm_start(Vec3 previous_lambda, Vec3 n, Real mu, const HardBondSettings& s) {
-  return friction_cone_projection((s.lambda_decay * s.stiffness_decay) * previous_lambda, n, mu)
-      .force;
+/// Share of its previous multiplier a contact starts a step with (see the top of this file).
+inline constexpr Real kContactWarmStart = Real(0.995);
+
+/// Start of a step: the multiplier of a contact matched to `previous_lambda`:
+/// its push along this step's normal times kContactWarmStart, and no
+/// tangential part (see the top of this file).
+PABD_HD Vec3 contact_warm_start(Vec3 previous_lambda, Vec3 n) {
+  const Real push = kContactWarmStart * dot(previous_lambda, n);
+  return push > 0 ? push * n : Vec3{};
 }
 
 /// Augmented-Lagrangian energy of a contact at the iterate [J] (a diagnostic

@@ -187,11 +187,13 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   prev.slot_local = prev_.slot_local.data();
   prev.lambda = prev_.lambda.data();
   prev.sticking = prev_.sticking.data();
+  prev.approach_velocity = prev_.approach_velocity.data();
   const ContactBodyModel model{in.mass, in.friction, in.restitution};
   const Real h2 = in.aabb.dt * in.aabb.dt;
+  const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
   for_each_index(threading_, np, [&](int i) {
     contact_write_kernel(in.poses, model, cand, manifolds, manifold_begin, manifold_count, begin,
-                         prev, in.hard, h2, out, i);
+                         prev, h2, impact_speed, out, i);
   });
 
   build_pairs();
@@ -299,10 +301,16 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
     supported_mass_.swap(supported_scratch_);
   }
   const Real* supported = supported_mass_.data();
+  const Real* start_gap = cur_.start_gap.data();
+  const Real* approach = cur_.approach_velocity.data();
+  const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
   Real* penalty = cur_.normal_penalty.data();
+  Vec3* lambda = cur_.lambda.data();
   const Real h2 = in.aabb.dt * in.aabb.dt;
-  for_each_index(threading_, nc,
-                 [&](int k) { load_penalty_kernel(v, weight, supported, h2, penalty, k); });
+  for_each_index(threading_, nc, [&](int k) {
+    load_penalty_kernel(v, weight, supported, start_gap, approach, impact_speed, g, h2, penalty,
+                        lambda, k);
+  });
 }
 
 ContactArrays ContactDetector::arrays() {

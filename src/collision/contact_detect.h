@@ -50,7 +50,6 @@ struct ContactDetectInput {
   const int* bond_end_body = nullptr;  ///< per bond end (2 per bond): body, < 0 = world
   int bond_count = 0;                  ///< bonds (for the joined-pair filter)
   AabbSettings aabb;                   ///< margin, h and gravity
-  HardBondSettings hard;               ///< augmented-Lagrangian warm start
 };
 
 class ContactDetector {

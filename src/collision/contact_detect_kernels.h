@@ -142,6 +142,9 @@ struct PreviousContacts {
   const Vec3* slot_local = nullptr;        ///< per slot: anchors
   const Vec3* lambda = nullptr;            ///< per contact: at the end of its step
   const std::uint8_t* sticking = nullptr;  ///< per contact
+  /// Per contact: approach velocity at the start of its step [m/s] (an impact's
+  /// multiplier is not carried over, bonds/contact_bond.h).
+  const Real* approach_velocity = nullptr;
 };
 
 /// Index of the previous step's candidate with the same pair key, or -1.
@@ -217,9 +220,8 @@ PABD_HD Vec3 start_point_velocity(const ShapePoseView& v, int i, Vec3 p) {
 PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel& body,
                                   const ContactCandidates& c, const ContactManifold* manifolds,
                                   const int* manifold_begin, const int* manifold_count,
-                                  const int* offset, const PreviousContacts& prev,
-                                  const HardBondSettings& hard, Real h2, const ContactOutput& out,
-                                  int i) {
+                                  const int* offset, const PreviousContacts& prev, Real h2,
+                                  Real impact_speed, const ContactOutput& out, int i) {
   const int points = offset[i + 1] - offset[i];
   if (points == 0) return;
   int a = 0, b = 0;
@@ -232,7 +234,8 @@ PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel
   const Real inv =
       (static_a ? Real(0) : Real(1) / body.mass[a]) + (static_b ? Real(0) : Real(1) / body.mass[b]);
   // The penalty: each point's share of the pair's m_eff / h^2 (all the
-  // pair's points act on the same two bodies, whichever part they touch).
+  // pair's points act on the same two bodies, whichever part they touch),
+  // scaled below for a touching contact (contact_bond.h).
   const Real kappa = inv > 0 ? Real(1) / (h2 * inv * Real(points)) : Real(0);
   const Real mu = combined_friction(body.friction[a], body.friction[b]);
   const Real e =
@@ -279,9 +282,10 @@ PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel
       out.approach_velocity[k] = dot(
           n, start_point_velocity(v, b, start.b_core) - start_point_velocity(v, a, start.a_core));
       out.sticking[k] = 0;
-      out.lambda[k] = q >= 0 ? contact_warm_start(prev.lambda[q], n, mu, hard) : Vec3{};
-      out.penalty[k] = kappa;
-      out.normal_penalty[k] = kappa;  // raised by the load stage (contact_load.h)
+      const bool carried = q >= 0 && !(prev.approach_velocity[q] < -impact_speed);
+      out.lambda[k] = carried ? contact_warm_start(prev.lambda[q], n) : Vec3{};
+      out.penalty[k] = contact_penalty_scale(out.approach_velocity[k], impact_speed) * kappa;
+      out.normal_penalty[k] = out.penalty[k];  // raised by the load stage (contact_load.h)
     }
   }
 }

@@ -27,6 +27,18 @@
 // the world's dynamic mass, so a cycle of leaning bodies cannot grow it.
 // Without gravity nothing rests on anything and the penalties stay m_eff based.
 //
+// The raised penalty is scaled as the pair's own (contact_penalty_scale,
+// bonds/contact_bond.h): it is the same Jacobi step over contacts.
+//
+// The same masses warm-start the multipliers of new contacts. A contact that
+// touches at the start of the step (start gap <= 0) with no multiplier yet
+// (new, or carrying nothing in the previous step) starts with the force of
+// its share of the resting load, lambda = g M_j u_c / U_j along its normal,
+// instead of 0: a stack or pile built at rest then carries its weight from the
+// first step, where otherwise each interface compressed by about g h^2
+// divided by the penalty scale before its multiplier caught up (the apex of
+// the 820-box pyramid fell 4 cm in its first steps and bounced back).
+//
 // A body on a joint or spring may hang from it rather than rest on its
 // contacts, so it hands nothing down: a windmill blade sweeping over a pile
 // would otherwise load the boxes under it with its whole mass, and the raised
@@ -34,6 +46,7 @@
 // blades in the piles of scenes/windmill_piles.json.
 #pragma once
 
+#include "bonds/contact_bond.h"
 #include "collision/contact_arrays.h"
 #include "pabd/config.h"
 #include "pabd/math.h"
@@ -104,18 +117,33 @@ PABD_HD void supported_mass_kernel(const ContactLoadView& v, const Real* pair_su
   supported[i] = m < cap ? m : cap;
 }
 
-/// Raises contact k's normal penalty to the mass its upper body hands down through
-/// it, over h^2 (see the top of this file).
-PABD_HD void load_penalty_kernel(const ContactLoadView& v, const Real* support_weight,
-                                 const Real* supported, Real h2, Real* penalty, int k) {
+/// The mass contact k's upper body hands down through it, M_j u_c / U_j [kg];
+/// 0 when it hands nothing down (see the top of this file).
+PABD_HD Real contact_load_mass(const ContactLoadView& v, const Real* support_weight,
+                               const Real* supported, int k) {
   const Real nu = dot(v.normal[k], v.up);
   const int upper = v.end_body[2 * k + (nu > 0 ? 1 : 0)];
   const Real u = nu > 0 ? nu : -nu;
   if (u <= 0 || (v.is_static && v.is_static[upper]) || (v.jointed && v.jointed[upper]) ||
       support_weight[upper] <= 0)
-    return;
-  const Real load = supported[upper] * (u / support_weight[upper]) / h2;
+    return 0;
+  return supported[upper] * (u / support_weight[upper]);
+}
+
+/// Raises contact k's normal penalty to the mass its upper body hands down
+/// through it, over h^2, scaled as every contact penalty (see the top of this
+/// file); with a gravity of magnitude g > 0, a touching contact without a
+/// multiplier starts with that mass's weight along its normal.
+PABD_HD void load_penalty_kernel(const ContactLoadView& v, const Real* support_weight,
+                                 const Real* supported, const Real* start_gap,
+                                 const Real* approach_velocity, Real impact_speed, Real g, Real h2,
+                                 Real* penalty, Vec3* lambda, int k) {
+  const Real mass = contact_load_mass(v, support_weight, supported, k);
+  if (mass <= 0) return;
+  const Real load = contact_penalty_scale(approach_velocity[k], impact_speed) * mass / h2;
   if (load > penalty[k]) penalty[k] = load;
+  const Vec3 l = lambda[k];
+  if (l.x == 0 && l.y == 0 && l.z == 0 && start_gap[k] <= 0) lambda[k] = (g * mass) * v.normal[k];
 }
 
 }  // namespace pabd

@@ -245,12 +245,12 @@ __global__ void contact_manifold_kernel(ShapePoseView poses, const Real* reach,
 __global__ void contact_write_kernel(ShapePoseView poses, ContactBodyModel model,
                                      ContactCandidates candidates, const ContactManifold* manifolds,
                                      const int* manifold_begin, const int* manifold_count,
-                                     const int* offset, PreviousContacts previous,
-                                     HardBondSettings s, Real h2, ContactOutput out) {
+                                     const int* offset, PreviousContacts previous, Real h2,
+                                     Real impact_speed, ContactOutput out) {
   const int i = thread_index();
   if (i >= candidates.count) return;
   ::pabd::contact_write_kernel(poses, model, candidates, manifolds, manifold_begin, manifold_count,
-                               offset, previous, s, h2, out, i);
+                               offset, previous, h2, impact_speed, out, i);
 }
 
 }  // namespace pabd::cuda

@@ -29,7 +29,6 @@ void WorldImpl::detect_contacts() {
   in.aabb.margin = settings.contact_margin;
   in.aabb.dt = settings.dt;
   in.aabb.acceleration = settings.gravity;
-  in.hard = hard_settings();
   contacts.detect(in);
 }
 
