@@ -56,6 +56,17 @@ Scene heavy_chain(bool augmented) {
   return load_scene(kScenes + (augmented ? "heavy_chain.json" : "heavy_chain_no_al.json"));
 }
 
+/// The Fig. 8 chain released at rest from the horizontal (same links, masses, settings).
+Scene horizontal_chain() {
+  Scene s = heavy_chain(true);
+  for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+    s.bodies[i].position = {kLink * (double(i) + 0.5), 10, 0};
+    s.bodies[i].orientation = {1, 0, 0, 0};
+    s.joints[i].anchor = {kLink * double(i), 10, 0};
+  }
+  return s;
+}
+
 /// The Fig. 8 chain hanging straight down at rest (same links, masses, settings).
 Scene hanging_chain() {
   Scene s = heavy_chain(true);
@@ -69,13 +80,14 @@ Scene hanging_chain() {
 
 TEST(HeavyChain, Fig8SwingStaysWithinOnePercentOfALink) {
   // The paper's Fig. 8: 19 links of 0.5 m, the last 1000x heavier, 10
-  // iterations, hard joints; swinging from 45 degrees for 10 s.
+  // iterations, hard joints; swinging from 45 degrees for 10 s, at the
+  // defaults (the scene sets only dt and iterations).
   Scene s = heavy_chain(true);
   World w = build_world(s, s.settings);
   const ChainRun r = run_chain(w, 600);
   std::printf(
-      "Fig. 8 chain swinging (colored, Chebyshev 0.95, ratio 1e4): max gap %.3g m, "
-      "last 5 s %.3g m; bob highest %.4f m (released at %.4f m)\n",
+      "Fig. 8 chain swinging: max gap %.3g m, last 5 s %.3g m; bob highest %.4f m "
+      "(released at %.4f m)\n",
       r.max_gap, r.late_gap, r.bob_high, r.bob_start);
   ASSERT_TRUE(r.finite);
   EXPECT_LT(r.max_gap, 0.01 * kLink);  // the bound: 1% of the link
@@ -96,6 +108,23 @@ TEST(HeavyChain, HangingStaysWithinOnePercentOfALink) {
   EXPECT_LT(r.max_gap, 0.01 * kLink);  // the bound: 1% of the link
 }
 
+TEST(HeavyChain, ReleasedFromTheHorizontalStaysWithinTwoPercentOfALink) {
+  // The hardest release: the heavy link falls through the bottom of the swing,
+  // where the chain pulls with about three times its weight.
+  Scene s = horizontal_chain();
+  World w = build_world(s, s.settings);
+  const ChainRun r = run_chain(w, 600);
+  std::printf(
+      "Fig. 8 chain released from the horizontal: max gap %.3g m, last 5 s %.3g m; bob "
+      "highest %.4f m (released at %.4f m)\n",
+      r.max_gap, r.late_gap, r.bob_high, r.bob_start);
+  ASSERT_TRUE(r.finite);
+  EXPECT_LT(r.max_gap, 0.02 * kLink);  // the bound: 2% of the link
+  // It starts at its highest possible point: it may not rise above it (1 mm
+  // for the joints' stretch, as above).
+  EXPECT_LT(r.bob_high, r.bob_start + 1e-3);
+}
+
 TEST(HeavyChain, WithoutAugmentedLagrangianItStretchesVisibly) {
   // The paper's Fig. 8c: the same chain with plain penalties of 1e4 N/m.
   Scene with = heavy_chain(true), without = heavy_chain(false);
@@ -112,44 +141,22 @@ TEST(HeavyChain, WithoutAugmentedLagrangianItStretchesVisibly) {
   EXPECT_GT(b.max_gap, 100 * a.max_gap);
 }
 
-TEST(HeavyChain, JacobiSweepsAtTheDefaultsStayFiniteButStretch) {
-  // The same chain with the paper's Jacobi sweeps and the default start
-  // penalty (m_eff / h^2): bounded, but it stretches and its multiplier loop
-  // gains energy (docs/method.md). Printed for the record; the bounds only
-  // guard against a blow-up and against it getting worse than measured.
+TEST(HeavyChain, JacobiSweepsHoldItLessWell) {
+  // The same chain with the paper's Jacobi sweeps instead of the default
+  // colored ones: bounded, but its joints open more and its multiplier loop
+  // lifts the heavy link above its release height (docs/method.md). The
+  // bound guards against a blow-up and against it getting worse than
+  // measured (9 mm, 0.23 m above the release height).
   Scene s = heavy_chain(true);
   WorldDef d = s.settings;
   d.iteration_order = IterationOrder::Jacobi;
-  d.chebyshev_rho = 0;
-  d.hard_stiffness_mass_ratio = 1;
   World w = build_world(s, d);
   const ChainRun r = run_chain(w, 600);
   std::printf(
-      "Fig. 8 chain, Jacobi at the defaults: max gap %.3g m; bob highest %.3f m "
-      "(released at %.3f m)\n",
+      "Fig. 8 chain, Jacobi sweeps: max gap %.3g m; bob highest %.3f m (released at %.3f m)\n",
       r.max_gap, r.bob_high, r.bob_start);
   ASSERT_TRUE(r.finite);
-  EXPECT_LT(r.max_gap, 0.3);  // measured 0.145 m; it was 0.46 m before the 1/2 share floor
-}
-
-TEST(HeavyChain, RatioOf1e3MakesJacobiSweepsLoseEnergyInstead) {
-  // The smallest start penalty for which the chain's step map is
-  // contractive (docs/method.md): with it, Jacobi sweeps no longer lift the
-  // bob above its release height.
-  Scene s = heavy_chain(true);
-  WorldDef d = s.settings;
-  d.iteration_order = IterationOrder::Jacobi;
-  d.chebyshev_rho = 0;
-  d.hard_stiffness_mass_ratio = 1e3;
-  World w = build_world(s, d);
-  const ChainRun r = run_chain(w, 600);
-  std::printf(
-      "Fig. 8 chain, Jacobi with ratio 1e3: max gap %.3g m; bob highest %.4f m "
-      "(released at %.4f m)\n",
-      r.max_gap, r.bob_high, r.bob_start);
-  ASSERT_TRUE(r.finite);
-  EXPECT_LT(r.bob_high, r.bob_start + 1e-3);  // as in the swing test above
-  EXPECT_LT(r.max_gap, 0.1 * kLink);          // measured 0.032 m
+  EXPECT_LT(r.max_gap, 0.05 * kLink);
 }
 
 // ---------------------------------------------------------------------------
@@ -196,9 +203,8 @@ TEST(Acceleration, RelaxationRemovesTheJacobiDoubleCorrection) {
 }
 
 TEST(Acceleration, ColoredSweepsAndChebyshevSpeedUpTheHeavyChain) {
-  // One step of the Fig. 8 chain mid-swing (step 60), with the scene's start
-  // penalty. Measured after 10 iterations: Jacobi 0.96, colored 0.853,
-  // colored + Chebyshev (the scene's rho = 0.95) 0.57.
+  // One step of the Fig. 8 chain mid-swing (step 60), at the defaults
+  // (colored, Chebyshev 0.95 on its loaded joints) and with each option off.
   Scene s = heavy_chain(true);
   WorldDef jacobi = s.settings, colored = s.settings, chebyshev = s.settings;
   jacobi.iteration_order = IterationOrder::Jacobi;
@@ -229,6 +235,7 @@ TEST(Colored, ReachesTheSameStepSolutionAsJacobi) {
   s.joints = soft;
   WorldDef jd = s.settings, cd = s.settings;
   jd.iterations = cd.iterations = 400;
+  jd.iteration_order = IterationOrder::Jacobi;
   cd.iteration_order = IterationOrder::Colored;
   World a = build_world(s, jd), b = build_world(s, cd);
   a.step();

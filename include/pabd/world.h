@@ -189,7 +189,7 @@ struct WorldDef {
   IterationOrder iteration_order =
       IterationOrder::Colored;  ///< PABD: colored (default) or Jacobi sweeps
   Real chebyshev_rho =
-      0;  ///< PABD: Chebyshev acceleration's spectral radius estimate in [0, 1); 0 = off
+      0.95;  ///< PABD: Chebyshev acceleration's spectral radius estimate in [0, 1); 0 = off
   Real relaxation = 1;  ///< PABD: iterate relaxation gamma in (0, 2); 1 = none
   /// Largest turn of a body in one step [rad], in (0, pi]; pi = no cap. A
   /// step's rotation comes from a projection onto the rotations, which jumps

@@ -43,6 +43,8 @@ struct BondArrays {
       nullptr;  ///< line and joint-axis bonds: unit direction in end a's frame (world if a < 0)
   const std::uint8_t* hard = nullptr;         ///< 1 = hard constraint
   const AxisBondModel* axis_model = nullptr;  ///< per bond; read by the joint-axis kinds only
+  /// Per bond: the mass it holds to the world [kg] (joint_load.h); may be null.
+  const Real* mass_behind = nullptr;
 
   // Joint-axis bonds (limits, drives): the coordinate and targets of this step.
   AxisBondState* axis_state = nullptr;  ///< per bond; used by the joint-axis kinds only

@@ -8,6 +8,7 @@
 #include "bonds/bond_arrays.h"
 #include "bonds/bond_shares.h"
 #include "bonds/distance_bond.h"
+#include "bonds/joint_load.h"
 #include "bonds/line_bond.h"
 #include "bonds/point_bond.h"
 #include "bonds/spring_bond.h"
@@ -111,6 +112,8 @@ PABD_HD Real dual_step_bound(const BodyArrays& bodies, const BondArrays& bonds, 
 /// and a stiff start makes that hold strong enough to slow the free motion (a
 /// slider's along-rail travel and a motor's lift fell short by 4% and more).
 /// Joint-axis bonds start from their own mass (axis_bond.h).
+/// Hard point bonds also start at least at the stiffness of the mass they
+/// hold to the world (joint_load.h).
 PABD_HD void bond_warm_start_kernel(const BodyArrays& bodies, const BondArrays& bonds, int i,
                                     const HardBondSettings& s, Real h2) {
   if (!bonds.hard[i]) return;
@@ -119,9 +122,15 @@ PABD_HD void bond_warm_start_kernel(const BodyArrays& bodies, const BondArrays& 
     bonds.lambda[i] = Vec3{};
     return;
   }
-  const Real ratio = bonds.kind[i] == BondKind::Point ? s.stiffness_mass_ratio : Real(1);
+  const bool point = bonds.kind[i] == BondKind::Point;
+  const Real ratio = point ? s.stiffness_mass_ratio : Real(1);
   const Real mass_floor = ratio * dual_step_bound(bodies, bonds, i, h2);
   Real floor = s.stiffness_start > mass_floor ? s.stiffness_start : mass_floor;
+  if (point && bonds.mass_behind) {
+    const Real m_eff = h2 * dual_step_bound(bodies, bonds, i, h2);
+    const Real load = joint_load_penalty(bonds.mass_behind[i], m_eff, h2);
+    floor = floor > load ? floor : load;
+  }
   floor = floor < s.stiffness_max ? floor : s.stiffness_max;
   const Real decayed = s.stiffness_decay * bonds.penalty[i];
   bonds.penalty[i] = decayed > floor ? decayed : floor;

@@ -11,9 +11,27 @@
 // gamma > 1 over-relaxes). The centre of mass is extrapolated as a vector; the
 // orientation as a quaternion (all three in one hemisphere), renormalised, so
 // the pose stays rigid.
+//
+// Chebyshev's extrapolation is for the bodies where the plain iteration is
+// slow and the iteration is the fixed linear one the semi-iteration assumes
+// (accelerates_body): bodies on a hard point bond that carries load beyond
+// its own two bodies (joint_load.h), whose penalty then dominates their mass
+// (a light chain holding a heavy body), and on no contact pushing, joint
+// limit engaged or drive acting this iteration. Those switch between laws (a
+// contact lets go, a limit engages, a motor saturates); extrapolated across
+// such a switch a body overshoots: with every body extrapolated a 10-box stack
+// flew apart, a position drive settled off its target and a hinge stopped
+// short of its limit. And where the plain iteration already converges within
+// the step (a single hinged bar, a spring net) extrapolation only adds error:
+// a kicked hinge's anchor opened by 1.5 mm instead of 6e-7 m. The others take
+// omega = 1 (relaxation by gamma still applies); their iterate history still
+// advances, so they are extrapolated again once the switch lets go.
 #pragma once
 
 #include "body/body_arrays.h"
+#include "bonds/bond_arrays.h"
+#include "bonds/joint_load.h"
+#include "collision/contact_arrays.h"
 #include "math/so3.h"
 
 namespace pabd {
@@ -28,6 +46,33 @@ PABD_HD Real chebyshev_omega(int k, Real rho, Real previous_omega) {
 /// One coordinate of the accelerated iterate.
 PABD_HD Real accelerated(Real hat, Real k, Real km1, Real omega, Real gamma) {
   return omega * (gamma * (hat - k) + k - km1) + km1;
+}
+
+/// True when body i is extrapolated this iteration: a hard point bond on it
+/// carries load beyond its own bodies, and no contact pushes it and no joint
+/// limit or drive bond acts on it (see the top of this file).
+PABD_HD bool accelerates_body(const BodyArrays& b, const BondArrays& bonds,
+                              const ContactEnds& contacts, int i) {
+  if (contacts.begin)
+    for (int at = contacts.begin[i]; at < contacts.begin[i + 1]; ++at)
+      if (contacts.weight[contacts.index[at]] != 0) return false;
+  bool loaded = false;
+  for (int at = b.end_begin[i]; at < b.end_begin[i + 1]; ++at) {
+    const int e = b.end_index[at], bond = e / 2;
+    const BondKind kind = bonds.kind[bond];
+    const bool switching = kind == BondKind::HingeLimit || kind == BondKind::SliderLimit ||
+                           kind == BondKind::HingeDrive || kind == BondKind::SliderDrive;
+    if (switching && bonds.end_weight[e] != 0) return false;
+    if (kind == BondKind::Point && bonds.hard[bond] && bonds.mass_behind) {
+      Real inv = 0;
+      for (int side = 0; side < 2; ++side) {
+        const int x = bonds.end_body[2 * bond + side];
+        if (x >= 0 && !b.is_static[x]) inv += Real(1) / b.mass[x];
+      }
+      loaded = loaded || (inv > 0 && joint_carries_load(bonds.mass_behind[bond], Real(1) / inv));
+    }
+  }
+  return loaded;
 }
 
 /// Start of the iterations: q^k = q^(k-1) = q^0.

@@ -192,7 +192,11 @@ StepResult WorldImpl::step() {
       t0 = Clock::now();
       omega = chebyshev_omega(it, settings.chebyshev_rho, omega);
       const Real gamma = settings.relaxation;
-      parallel_for(pf, threads, nb, [&](int i) { acceleration_kernel(bodies, i, omega, gamma); });
+      parallel_for(pf, threads, nb, [&](int i) {
+        // Relaxation applies to every body, the extrapolation only where it may.
+        const bool on = accelerates_body(bodies, bonds, contact_ends, i);
+        acceleration_kernel(bodies, i, on ? omega : Real(1), gamma);
+      });
       t.solve_ms += ms_since(t0);
     }
 

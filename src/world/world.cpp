@@ -55,6 +55,7 @@ void WorldImpl::build_topology() {
   turn_norm.assign(nb, 0);
   end_weight.assign(2 * nc, 0);
   end_pull.assign(2 * nc, Vec3{});
+  find_mass_behind_joints();
   topology_dirty = false;
 }
 
@@ -95,6 +96,7 @@ BondArrays WorldImpl::bond_arrays() {
   c.axis = bond_axis.data();
   c.hard = bond_hard.data();
   c.axis_model = bond_axis_model.data();
+  c.mass_behind = bond_mass_behind.size() == bond_kind.size() ? bond_mass_behind.data() : nullptr;
   c.axis_state = bond_axis_state.data();
   c.penalty = bond_penalty.data();
   c.lambda = bond_lambda.data();

@@ -89,6 +89,9 @@ class WorldImpl {
   std::vector<AxisBondModel> bond_axis_model;  ///< limit and drive bonds' settings
   std::vector<AxisBondState> bond_axis_state;  ///< limit and drive bonds' per-step state
   // Bonds: augmented-Lagrangian state and per-iteration output.
+  /// Per bond: the mass it holds to the world along the joint graph
+  /// (bonds/joint_load.h), rebuilt with the topology by find_mass_behind_joints.
+  std::vector<Real> bond_mass_behind;
   std::vector<Real> bond_penalty;
   std::vector<Vec3> bond_lambda;
   std::vector<Real> end_weight;
@@ -110,6 +113,8 @@ class WorldImpl {
 
   /// Rebuilds the body-to-bond-end adjacency and sizes all scratch arrays.
   void build_topology();
+  /// Fills bond_mass_behind from the masses and the hard bonds (world_joint_loads.cpp).
+  void find_mass_behind_joints();
   /// Raw-pointer views for the kernels.
   BodyArrays body_arrays();
   BondArrays bond_arrays();
