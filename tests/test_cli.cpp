@@ -107,6 +107,11 @@ TEST(Cli, BadFlagsExitTwoWithOneLine) {
       "run " + scene + " --every 0",
       "run " + scene + " --bogus",
       "run " + scene + " --states ''",
+      "run " + scene + " --iteration-order gauss",
+      "run " + scene + " --local-step affine",
+      "run " + scene + " --chebyshev-rho 1",
+      "converge " + scene + " --local-step affine",
+      "converge " + scene + " --chebyshev-rho -0.5",
       "run",
       "",
       "frobnicate",
@@ -118,6 +123,25 @@ TEST(Cli, BadFlagsExitTwoWithOneLine) {
     EXPECT_TRUE(one_line(r.err)) << r.err;
     EXPECT_EQ(r.out, "");  // nothing ran
   }
+}
+
+TEST(Cli, MethodFlagsOverrideTheSceneSettings) {
+  // The same 30 steps of the hanging chain with method flags: the paper's
+  // local step and Jacobi sweeps change the states written (each takes
+  // another path to the step's solution), and giving the defaults' own values
+  // changes nothing.
+  const std::string scene = quote(kSource + "/scenes/chain.json");
+  auto states = [&](const std::string& flags) {
+    const std::string csv = out_path(".csv");
+    const Outcome r = run_pabd("run " + scene + " --steps 30 --threads 1 --quiet --states " +
+                               quote(csv) + " " + flags);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return read_file(csv);
+  };
+  const std::string plain = states("");
+  EXPECT_EQ(states("--iteration-order colored --local-step rigid --chebyshev-rho 0.95"), plain);
+  EXPECT_NE(states("--local-step paper"), plain);
+  EXPECT_NE(states("--iteration-order jacobi"), plain);
 }
 
 TEST(Cli, VersionAndHelpExitZero) {

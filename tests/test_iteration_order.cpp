@@ -297,6 +297,8 @@ TEST(Settings, BadIterationSettingsAreRejected) {
       {R"("relaxation": 2.5)", "/settings/relaxation"},
       {R"("relaxation": 0)", "/settings/relaxation"},
       {R"("hard_stiffness_mass_ratio": -3)", "/settings/hard_stiffness_mass_ratio"},
+      {R"("local_step": "affine")", "/settings/local_step"},
+      {R"("local_step": true)", "/settings/local_step"},
   };
   for (const auto& [text, pointer] : cases) {
     try {
@@ -311,13 +313,15 @@ TEST(Settings, BadIterationSettingsAreRejected) {
   // And the good values parse.
   const Scene s = parse_scene(head +
                                   R"("iteration_order": "colored", "chebyshev_rho": 0.9,
-                                  "relaxation": 0.7, "hard_stiffness_mass_ratio": 1e4)" +
+                                  "relaxation": 0.7, "hard_stiffness_mass_ratio": 1e4,
+                                  "local_step": "paper")" +
                                   tail,
                               "t.json");
   EXPECT_EQ(s.settings.iteration_order, IterationOrder::Colored);
   EXPECT_EQ(s.settings.chebyshev_rho, 0.9);
   EXPECT_EQ(s.settings.relaxation, 0.7);
   EXPECT_EQ(s.settings.hard_stiffness_mass_ratio, 1e4);
+  EXPECT_EQ(s.settings.local_step, LocalStep::Paper);
 }
 
 }  // namespace
