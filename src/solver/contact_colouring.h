@@ -37,6 +37,14 @@ struct ContactColouring {
   int colour_count() const { return static_cast<int>(colour_begin.size()) - 1; }
 };
 
+/// The first colour (of the two, or the one dynamic) in which contact pair m is evaluated.
+inline int first_contact_colour(const ContactColouring& cc, const ContactArrays& c, int m) {
+  const int a = cc.colour[c.pair_body[2 * m]], b = cc.colour[c.pair_body[2 * m + 1]];
+  if (a < 0) return b;
+  if (b < 0) return a;
+  return a < b ? a : b;
+}
+
 /// Colours the bodies over the bond adjacency (bodies.end_begin/end_index,
 /// bond ends' bodies in bond_end_body) and the contact pair adjacency (ends),
 /// and lists each colour's bonds and contact pairs.

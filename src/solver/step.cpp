@@ -129,10 +129,13 @@ StepResult WorldImpl::step() {
   if (accelerate)
     parallel_for(pf, threads, nb, [&](int i) { acceleration_start_kernel(bodies, i); });
   Real omega = 1;
-  // Jacobi: the contacts' dual update is deferred into the next iteration's
-  // weights (contact_pair_weights_kernel's dual_first), except after the last
+  // The contacts' dual update is deferred into the next iteration's weights
+  // (contact_pair_weights_kernel's dual_first), except after the last
   // iteration, or when an observer must see every iteration's multipliers.
-  const bool fuse_contact_dual = !colored && !observer;
+  // Colored sweeps evaluate a pair in both its bodies' colours; the first of
+  // the two in the next iteration still sees both bodies where this
+  // iteration left them, so it takes the update.
+  const bool fuse_contact_dual = !observer && (!colored || contact_colours);
   // Only the paper's local step reads D, so only it needs the contacts' sum w x x^T.
   const bool second_moment = !k.rigid_local;
 
@@ -147,10 +150,13 @@ StepResult WorldImpl::step() {
         t0 = Clock::now();
         parallel_for(pf, threads, cc.bond_colour_begin[c + 1] - cc.bond_colour_begin[c],
                      [&](int j) { bond_weights_kernel(bodies, bonds, bond_order[j], hard, h2); });
-        parallel_for(
-            pf, threads, cc.contact_colour_begin[c + 1] - cc.contact_colour_begin[c], [&](int j) {
-              contact_pair_weights_kernel(bodies, contact, contact_order[j], false, second_moment);
-            });
+        const bool fuse = fuse_contact_dual && it > 0;
+        parallel_for(pf, threads, cc.contact_colour_begin[c + 1] - cc.contact_colour_begin[c],
+                     [&](int j) {
+                       const int m = contact_order[j];
+                       const bool dual_first = fuse && first_contact_colour(cc, contact, m) == c;
+                       contact_pair_weights_kernel(bodies, contact, m, dual_first, second_moment);
+                     });
         t.bonds_ms += ms_since(t0);
         t0 = Clock::now();
         parallel_for(pf, threads, cc.colour_begin[c + 1] - cc.colour_begin[c], [&](int j) {
