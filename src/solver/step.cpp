@@ -125,7 +125,10 @@ StepResult WorldImpl::step() {
 
   if (colored && !contact_colours && !colouring_is_current(colouring, *this))
     colouring = colour_bodies(*this);
-  const bool accelerate = settings.chebyshev_rho > 0 || settings.relaxation != 1;
+  // Chebyshev acts only on bodies whose joints carry load (acceleration.h):
+  // without such a joint the stage would only copy poses.
+  const bool accelerate =
+      (settings.chebyshev_rho > 0 && any_loaded_joint) || settings.relaxation != 1;
   if (accelerate)
     parallel_for(pf, threads, nb, [&](int i) { acceleration_start_kernel(bodies, i); });
   Real omega = 1;

@@ -92,6 +92,8 @@ class WorldImpl {
   /// Per bond: the mass it holds to the world along the joint graph
   /// (bonds/joint_load.h), rebuilt with the topology by find_mass_behind_joints.
   std::vector<Real> bond_mass_behind;
+  /// Some hard point bond holds more than its own bodies (joint_carries_load).
+  bool any_loaded_joint = false;
   std::vector<Real> bond_penalty;
   std::vector<Vec3> bond_lambda;
   std::vector<Real> end_weight;

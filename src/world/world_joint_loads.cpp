@@ -2,6 +2,7 @@
 // (bonds/joint_load.h), found when the topology changes.
 #include <vector>
 
+#include "bonds/joint_load.h"
 #include "world/world_impl.h"
 
 namespace pabd {
@@ -9,6 +10,7 @@ namespace pabd {
 void WorldImpl::find_mass_behind_joints() {
   const int nb = body_count(), nc = bond_count();
   bond_mass_behind.assign(static_cast<std::size_t>(nc), 0);
+  any_loaded_joint = false;
   // The joints' structural bonds (hard point, point-on-line and distance
   // bonds; not limits or drives). Roots: bodies held by the world or a static body.
   auto joint = [&](int b) {
@@ -56,6 +58,14 @@ void WorldImpl::find_mass_behind_joints() {
       const int o = end_body[e ^ 1];
       if (!fixed(o)) behind[o] += share;
     }
+  }
+  for (int b = 0; b < nc; ++b) {
+    if (bond_kind[b] != BondKind::Point || !bond_hard[b]) continue;
+    Real inv = 0;
+    for (int side = 0; side < 2; ++side)
+      if (!fixed(end_body[2 * b + side])) inv += Real(1) / mass[end_body[2 * b + side]];
+    any_loaded_joint =
+        any_loaded_joint || (inv > 0 && joint_carries_load(bond_mass_behind[b], 1 / inv));
   }
 }
 
