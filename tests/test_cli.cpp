@@ -1,6 +1,6 @@
 // The `pabd` program as a user or script sees it: exit statuses, one-line errors
 // naming the file, the states CSV and the stats JSON of the contract
-// (/work/shared/scene-format.md, docs/scene-format.md). Runs the built binary.
+// (the shared contract, docs/scene-format.md). Runs the built binary.
 #include <gtest/gtest.h>
 
 #include <charconv>

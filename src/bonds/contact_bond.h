@@ -82,9 +82,10 @@
 // once in the carried force and again in the penalty on the kept anchors: a
 // double integrator, which rocked every column of boxes and pyramid we tried
 // with a growing oscillation (5 boxes, 1e-4 rad/s grew to 1.6e-3 rad/s in
-// 10 s). A new contact that touches at the start of the step starts with the
-// share of the resting load it will carry (contact_load.h); other new
-// contacts start at lambda = 0.
+// 10 s). A touching contact's static friction, and a new touching contact's
+// push, start from its share of the resting load instead, which depends on
+// masses and geometry only (collision/contact_load.h); other new contacts
+// start at lambda = 0.
 //
 // Stabilization. A penetration g_0 < 0 found at the start of the step is
 // pushed out by (1 - alpha) of it per step, not at once: the gap counted is
