@@ -65,7 +65,7 @@ TEST(RobustDefaults, NudgedColumnsSettle) {
   // about a horizontal axis. A stable step damps the nudge; the previous
   // contact law (full penalties, tangential warm start) fed it: 5 boxes
   // rocked up to 1.6e-3 rad/s and 10 boxes to 7e-2 rad/s after 10 s. Bound:
-  // every box below a tenth of the nudge after 10 s (measured 1e-13 to 1e-6
+  // every box below a tenth of the nudge after 10 s (measured 6e-15 to 8e-6
   // rad/s).
   for (int boxes : {3, 5, 10}) {
     World w(defaults(20));
