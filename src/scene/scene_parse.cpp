@@ -350,6 +350,26 @@ class Reader {
 // ---------------------------------------------------------------------------
 // Sections of the file.
 
+/// An optional key naming one of `choices` ("expected \"a\" or \"b\"" otherwise).
+template <typename E>
+void opt_choice(const Reader& r, const json& s, const std::string& path, const std::string& key,
+                std::initializer_list<std::pair<const char*, E>> choices, E& out) {
+  if (!s.contains(key)) return;
+  const std::string value = r.text(s.at(key), child(path, key));
+  std::string expected;  // "a" or "b"; "a", "b" or "c"
+  std::size_t at = 0;
+  for (const auto& [name, e] : choices) {
+    if (value == name) {
+      out = e;
+      return;
+    }
+    if (at > 0) expected += at + 1 == choices.size() ? " or " : ", ";
+    expected += std::string("\"") + name + "\"";
+    ++at;
+  }
+  r.fail_at(child(path, key), "expected " + expected + ", got " + describe(s.at(key)));
+}
+
 void read_settings(const Reader& r, const json& s, const std::string& path, Scene& scene) {
   r.check_object(s, path, "an object",
                  {"dt", "iterations", "gravity", "steps", "augmented_lagrangian", "solver",
@@ -364,27 +384,13 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
   if (s.contains("augmented_lagrangian"))
     w.augmented_lagrangian =
         r.boolean(s.at("augmented_lagrangian"), child(path, "augmented_lagrangian"));
-  if (s.contains("solver")) {
-    const std::string solver = r.text(s.at("solver"), child(path, "solver"));
-    if (solver != "pabd" && solver != "avbd")
-      r.fail_at(child(path, "solver"),
-                "expected \"pabd\" or \"avbd\", got " + describe(s.at("solver")));
-    w.solver = solver == "avbd" ? SolverKind::Avbd : SolverKind::Pabd;
-  }
-  if (s.contains("iteration_order")) {
-    const std::string order = r.text(s.at("iteration_order"), child(path, "iteration_order"));
-    if (order != "jacobi" && order != "colored")
-      r.fail_at(child(path, "iteration_order"),
-                "expected \"jacobi\" or \"colored\", got " + describe(s.at("iteration_order")));
-    w.iteration_order = order == "colored" ? IterationOrder::Colored : IterationOrder::Jacobi;
-  }
-  if (s.contains("local_step")) {
-    const std::string step = r.text(s.at("local_step"), child(path, "local_step"));
-    if (step != "rigid" && step != "paper")
-      r.fail_at(child(path, "local_step"),
-                "expected \"rigid\" or \"paper\", got " + describe(s.at("local_step")));
-    w.local_step = step == "paper" ? LocalStep::Paper : LocalStep::Rigid;
-  }
+  opt_choice(r, s, path, "solver", {{"pabd", SolverKind::Pabd}, {"avbd", SolverKind::Avbd}},
+             w.solver);
+  opt_choice(r, s, path, "iteration_order",
+             {{"jacobi", IterationOrder::Jacobi}, {"colored", IterationOrder::Colored}},
+             w.iteration_order);
+  opt_choice(r, s, path, "local_step", {{"rigid", LocalStep::Rigid}, {"paper", LocalStep::Paper}},
+             w.local_step);
   r.opt_number(s, path, "chebyshev_rho", Range::NonNegative, w.chebyshev_rho);
   if (!(w.chebyshev_rho < 1))
     r.fail_at(child(path, "chebyshev_rho"),
@@ -399,19 +405,11 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
               "expected a number in (0, pi], got " + describe(s.at("max_rotation_per_step")));
   r.opt_number(s, path, "hard_stiffness_mass_ratio", Range::NonNegative,
                w.hard_stiffness_mass_ratio);
-  if (s.contains("avbd_stabilization")) {
-    const std::string key = child(path, "avbd_stabilization");
-    const std::string mode = r.text(s.at("avbd_stabilization"), key);
-    if (mode == "post")
-      w.avbd_stabilization = AvbdStabilization::Post;
-    else if (mode == "alpha")
-      w.avbd_stabilization = AvbdStabilization::Alpha;
-    else if (mode == "off")
-      w.avbd_stabilization = AvbdStabilization::Off;
-    else
-      r.fail_at(key, "expected \"post\", \"alpha\" or \"off\", got " +
-                         describe(s.at("avbd_stabilization")));
-  }
+  opt_choice(r, s, path, "avbd_stabilization",
+             {{"post", AvbdStabilization::Post},
+              {"alpha", AvbdStabilization::Alpha},
+              {"off", AvbdStabilization::Off}},
+             w.avbd_stabilization);
   if (s.contains("steps"))
     scene.steps = static_cast<long>(
         r.integer(s.at("steps"), child(path, "steps"), 1, std::numeric_limits<long>::max()));
