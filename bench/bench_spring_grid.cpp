@@ -7,7 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include "pabd/world.h"
-#include "scene/generators.h"
+#include "support/generators.h"
 
 namespace {
 

@@ -1,22 +1,29 @@
 # The HTML player's script and style sheet (web/player/), bundled with three.js
-# by esbuild at build time and compiled into the pabd library, so that
+# by esbuild at build time and compiled into the pabd_output library, so that
 # write_html() (src/output/html_writer.cpp) writes pages that need no server
-# and no network. Included from the top-level CMakeLists.txt after add_library(pabd).
+# and no network. Included from the top-level CMakeLists.txt after
+# add_library(pabd_output).
+#
+# Without Node.js or web/node_modules the player is left out with a one-line
+# notice: PABD_HAVE_PLAYER is OFF, html_writer.cpp is built without it and
+# `pabd run --html` says so; everything else builds.
 
 set(PABD_WEB_DIR ${PROJECT_SOURCE_DIR}/web)
-
+set(PABD_ESBUILD ${PABD_WEB_DIR}/node_modules/.bin/esbuild)
 find_program(PABD_NODE node)
 if(NOT PABD_NODE)
-  message(FATAL_ERROR
-    "pabd: Node.js (`node`) was not found; it runs esbuild, which bundles the HTML player at build time, and the player's browser test. "
-    "Run scripts/install-deps.sh (installs nodejs, npm and web/node_modules).")
+  message(STATUS "pabd: no Node.js (node): the HTML player (pabd run --html) is left out; scripts/install-deps.sh installs it")
+  set(PABD_HAVE_PLAYER OFF)
+elseif(NOT EXISTS ${PABD_ESBUILD} OR NOT EXISTS ${PABD_WEB_DIR}/node_modules/three/package.json)
+  message(STATUS "pabd: web/node_modules lacks esbuild or three: the HTML player (pabd run --html) is left out; scripts/install-deps.sh runs npm ci")
+  set(PABD_HAVE_PLAYER OFF)
+else()
+  set(PABD_HAVE_PLAYER ON)
 endif()
-set(PABD_ESBUILD ${PABD_WEB_DIR}/node_modules/.bin/esbuild)
-if(NOT EXISTS ${PABD_ESBUILD} OR NOT EXISTS ${PABD_WEB_DIR}/node_modules/three/package.json)
-  message(FATAL_ERROR
-    "pabd: web/node_modules is missing esbuild or three (the HTML player's build tools). "
-    "Run scripts/install-deps.sh (it runs `npm ci` in web/).")
+if(NOT PABD_HAVE_PLAYER)
+  return()
 endif()
+target_compile_definitions(pabd_output PRIVATE PABD_HAVE_PLAYER=1)
 
 file(GLOB PABD_PLAYER_SOURCES CONFIGURE_DEPENDS
   ${PABD_WEB_DIR}/player/*.js ${PABD_WEB_DIR}/player/*.css)
@@ -52,4 +59,4 @@ add_custom_command(
   COMMENT "Embedding the HTML player in C++"
   VERBATIM)
 
-target_sources(pabd PRIVATE ${PABD_GENERATED_DIR}/player_assets.cpp)
+target_sources(pabd_output PRIVATE ${PABD_GENERATED_DIR}/player_assets.cpp)

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "collision/broadphase.h"
-#include "collision/broadphase_reference.h"
+#include "support/broadphase_reference.h"
 #include "collision/lbvh_traverse.h"
 #include "collision/morton.h"
 #include "collision/radix_sort.h"

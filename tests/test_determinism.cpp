@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pabd/world.h"
-#include "scene/generators.h"
+#include "support/generators.h"
 
 namespace pabd {
 namespace {

@@ -241,6 +241,8 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   // The animation outputs are written at the end; opening them now checks
   // they are writable before anything is simulated.
   open_output("pabd run", args.gltf_path);
+  if (!args.html_path.empty() && !html_player_built())
+    throw CommandFailure{kExitFailure, "pabd run: --html: " + std::string(kNoPlayer)};
   open_output("pabd run", args.html_path);
   const bool recording = !args.gltf_path.empty() || !args.html_path.empty();
 

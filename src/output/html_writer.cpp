@@ -22,9 +22,15 @@
 #include <vector>
 
 #include "output/markup_escape.h"
+#if PABD_HAVE_PLAYER
 #include "output/player_assets.h"
+#endif
 #include "output/recording.h"
 #include "output/shape_mesh.h"
+
+#ifndef PABD_HAVE_PLAYER
+#define PABD_HAVE_PLAYER 0
+#endif
 
 namespace pabd {
 namespace {
@@ -176,7 +182,13 @@ std::string script_safe_json(const json& j) {
 
 }  // namespace
 
+bool html_player_built() { return PABD_HAVE_PLAYER != 0; }
+
 void write_html(const Recording& rec, const std::string& path) {
+#if !PABD_HAVE_PLAYER
+  (void)rec;
+  throw Error(path + ": " + kNoPlayer);
+#else
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw Error(path + ": cannot write the HTML player (cannot open the file)");
   out << "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -191,6 +203,7 @@ void write_html(const Recording& rec, const std::string& path) {
   out << "</script>\n</body>\n</html>\n";
   out.flush();
   if (!out) throw Error(path + ": cannot write the HTML player (write failed)");
+#endif
 }
 
 }  // namespace pabd

@@ -61,5 +61,12 @@ void record_step_timings(Recording& rec, const StageTimings& t);
 void write_gltf(const Recording& rec, const std::string& path);
 /// Writes a self-contained HTML player; throws Error on I/O failure.
 void write_html(const Recording& rec, const std::string& path);
+/// False when this build left the HTML player out (no Node.js at configure
+/// time, cmake/PlayerAssets.cmake); write_html then throws kNoPlayer.
+bool html_player_built();
+/// Why write_html cannot write in a build without the player.
+inline constexpr const char* kNoPlayer =
+    "this build has no HTML player (Node.js and web/node_modules were missing when it was "
+    "configured; scripts/install-deps.sh installs them)";
 
 }  // namespace pabd

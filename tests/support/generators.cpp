@@ -1,4 +1,4 @@
-#include "scene/generators.h"
+#include "support/generators.h"
 
 #include <vector>
 
