@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "collision/broadphase.h"
-#include "support/broadphase_reference.h"
 #include "collision/lbvh_traverse.h"
 #include "collision/morton.h"
 #include "collision/radix_sort.h"
 #include "math/so3.h"
+#include "support/broadphase_reference.h"
 
 namespace pabd {
 namespace {
