@@ -33,6 +33,8 @@
 #endif
 
 namespace pabd {
+// The page's data and its helpers exist only where the player is built in.
+#if PABD_HAVE_PLAYER
 namespace {
 
 using nlohmann::json;
@@ -181,6 +183,7 @@ std::string script_safe_json(const json& j) {
 }
 
 }  // namespace
+#endif
 
 bool html_player_built() { return PABD_HAVE_PLAYER != 0; }
 
