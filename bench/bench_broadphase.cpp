@@ -16,7 +16,7 @@
 
 #include "collision/broadphase.h"
 #include "collision/morton.h"
-#include "collision/radix_sort.h"
+#include "core/radix_sort.h"
 
 namespace {
 

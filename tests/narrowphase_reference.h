@@ -16,7 +16,7 @@
 
 #include "collision/epa.h"
 #include "collision/gjk.h"
-#include "collision/shape_geometry.h"
+#include "shapes/shape_geometry.h"
 
 namespace pabd::narrowphase_test {
 

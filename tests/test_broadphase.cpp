@@ -15,7 +15,7 @@
 #include "collision/broadphase.h"
 #include "collision/lbvh_traverse.h"
 #include "collision/morton.h"
-#include "collision/radix_sort.h"
+#include "core/radix_sort.h"
 #include "math/so3.h"
 #include "support/broadphase_reference.h"
 

@@ -320,7 +320,7 @@ TEST(Contact, TenBoxStackStands) {
         r.support, 10 * kG);
     // The 1 cm, from the first step on. The multipliers start at
     // zero; with penalties that cover the mass above each contact
-    // (collision/contact_load.h) an interface compresses about g h^2 = 0.27 mm
+    // (contacts/contact_load.h) an interface compresses about g h^2 = 0.27 mm
     // before its multiplier carries the load, and the ten of them sum to a few
     // millimetres (measured 4.5 mm Jacobi, 0.34 mm colored; 1.7 cm before the
     // load-aware penalties).

@@ -1,4 +1,4 @@
-// Contact pairs (collision/contact_arrays.h, bonds/contact_kernels.h): the
+// Contact pairs (model/contact_arrays.h, contacts/contact_kernels.h): the
 // per-pair kernel's sums and its idle test by bounds, on hand-built arrays.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "bonds/contact_kernels.h"
+#include "contacts/contact_kernels.h"
 #include "math/so3.h"
 
 namespace pabd {

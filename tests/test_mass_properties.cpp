@@ -4,7 +4,7 @@
 #include <cmath>
 #include <functional>
 
-#include "body/mass_properties.h"
+#include "shapes/mass_properties.h"
 
 namespace pabd {
 namespace {

@@ -1,4 +1,4 @@
-// Restitution (src/bonds/contact_restitution.h): bounce heights against the
+// Restitution (src/contacts/contact_restitution.h): bounce heights against the
 // closed form e^2 H, energy of an elastic ball, two spheres exchanging their
 // velocities, resting contacts that stay at rest, e = 0 unchanged, thread
 // independence, and the API's and scene format's checks. Measured values are

@@ -405,7 +405,7 @@ TEST(SceneArrays, WindmillBladesSweepThePiles) {
   // The drive keeps turning through the piles: 2.5 rad at 1 rad/s if
   // unhindered; a stalled windmill would stay near 0.5 rad (it jammed within
   // half a second before the jointed blades stopped loading the boxes'
-  // penalties, collision/contact_load.h). Measured about 0.2 rad behind.
+  // penalties, contacts/contact_load.h). Measured about 0.2 rad behind.
   EXPECT_GT(driven.hub_angle, 2.0);
   // No box is pushed into the ground by more than a quarter of its 0.4 m (it rests
   // at y = 0.2).

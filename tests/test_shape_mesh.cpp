@@ -1,8 +1,8 @@
 // Shape meshes drawn by the outputs: closed, outward-facing, right volume.
 #include <gtest/gtest.h>
 
-#include "body/mass_properties.h"
 #include "output/shape_mesh.h"
+#include "shapes/mass_properties.h"
 
 namespace pabd {
 namespace {

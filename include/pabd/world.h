@@ -61,7 +61,7 @@ enum class ShapeType {
 };
 
 /// Built geometry of the shapes that need more than a few numbers (convex hull,
-/// compound, height field, triangle mesh); defined in src/body/shape_data.h.
+/// compound, height field, triangle mesh); defined in src/shapes/shape_data.h.
 struct ShapeData;
 
 /// Geometry of a body, in its own frame (origin at the centre of mass).
@@ -350,7 +350,7 @@ struct StageTimings {
   double narrowphase_ms = 0;
   /// Parts of detect_ms: the contact arrays, warm starts and per-body adjacency.
   double contact_setup_ms = 0;
-  /// Parts of detect_ms: the load-aware normal penalties (collision/contact_load.h).
+  /// Parts of detect_ms: the load-aware normal penalties (contacts/contact_load.h).
   double contact_load_ms = 0;
   double predict_ms = 0;     ///< inertial prediction
   double bonds_ms = 0;       ///< per-bond weights and targets, all iterations

@@ -32,8 +32,8 @@
 #pragma once
 
 #include "avbd/block_system.h"
-#include "body/body_arrays.h"
-#include "bonds/bond_arrays.h"
+#include "model/body_arrays.h"
+#include "model/bond_arrays.h"
 
 namespace pabd {
 

@@ -19,9 +19,9 @@
 
 #include "avbd/avbd_bond_terms.h"
 #include "avbd/block_system.h"
-#include "body/body_arrays.h"
-#include "bonds/bond_arrays.h"
 #include "math/so3.h"
+#include "model/body_arrays.h"
+#include "model/bond_arrays.h"
 
 namespace pabd {
 

@@ -30,9 +30,9 @@
 
 #include "avbd/avbd_kernels.h"
 #include "avbd/avbd_scratch.h"
+#include "core/parallel.h"
 #include "solver/body_colouring.h"
 #include "solver/body_kernels.h"
-#include "solver/parallel.h"
 #include "world/world_impl.h"
 
 namespace pabd {

@@ -18,11 +18,11 @@
 
 #include <cmath>
 
-#include "body/body_arrays.h"
-#include "bonds/axis_bond_data.h"
-#include "bonds/bond_arrays.h"
 #include "bonds/bond_end_pair.h"
 #include "bonds/line_bond.h"
+#include "model/axis_bond_data.h"
+#include "model/body_arrays.h"
+#include "model/bond_arrays.h"
 
 namespace pabd {
 

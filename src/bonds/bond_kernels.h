@@ -3,15 +3,15 @@
 // in each switch here; the solver (src/solver/) never changes.
 #pragma once
 
-#include "body/body_arrays.h"
 #include "bonds/axis_bond.h"
-#include "bonds/bond_arrays.h"
 #include "bonds/bond_shares.h"
 #include "bonds/distance_bond.h"
 #include "bonds/joint_load.h"
 #include "bonds/line_bond.h"
 #include "bonds/point_bond.h"
 #include "bonds/spring_bond.h"
+#include "model/body_arrays.h"
+#include "model/bond_arrays.h"
 
 namespace pabd {
 

@@ -1,7 +1,7 @@
 // Load-aware hard joints: a hard point bond (the spherical, hinge and fixed
 // joints) starts each step with a penalty that covers the mass it holds to
 // the world, as a contact's covers the mass resting on it
-// (collision/contact_load.h).
+// (contacts/contact_load.h).
 //
 // A hard point bond is an augmented-Lagrangian loop: the multiplier carries
 // the joint's force from step to step, and the penalty kappa sets how far the

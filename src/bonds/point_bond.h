@@ -7,9 +7,9 @@
 // grows by beta |C|; at the start of a step both are warm-started from the previous step.
 #pragma once
 
-#include "bonds/bond_arrays.h"
 #include "bonds/bond_end_pair.h"
 #include "bonds/projected_bond.h"
+#include "model/bond_arrays.h"
 
 namespace pabd {
 

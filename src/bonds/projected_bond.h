@@ -14,8 +14,8 @@
 // unchanged: kappa_a (p_a - y_a) = -(kappa C + lambda).
 #pragma once
 
-#include "bonds/bond_arrays.h"
 #include "bonds/bond_end_pair.h"
+#include "model/bond_arrays.h"
 
 namespace pabd {
 

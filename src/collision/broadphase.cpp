@@ -8,7 +8,7 @@
 
 #include "collision/lbvh_traverse.h"
 #include "collision/morton.h"
-#include "collision/radix_sort.h"
+#include "core/radix_sort.h"
 
 namespace pabd {
 

@@ -19,11 +19,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "collision/aabb.h"
-#include "collision/block_loops.h"
-#include "collision/body_aabb.h"
 #include "collision/broadphase_pairs.h"
 #include "collision/lbvh_build.h"
+#include "core/block_loops.h"
+#include "shapes/aabb.h"
+#include "shapes/body_aabb.h"
 
 namespace pabd {
 

@@ -20,19 +20,12 @@
 
 #include "pabd/config.h"
 #include "pabd/math.h"
+#include "shapes/shape_feature.h"
 
 namespace pabd {
 
 /// Most points a manifold holds.
 inline constexpr int kMaxContactPoints = 4;
-
-/// Kind of shape feature in a feature id.
-enum class FeatureKind : std::uint32_t {
-  None = 0,    ///< the shape has no features here (a sphere, a capsule's round part)
-  Vertex = 1,  ///< a box vertex (0..7) or a capsule end (0 = -Y, 1 = +Y)
-  Edge = 2,    ///< a box edge (0..11) or a capsule's core segment (0)
-  Face = 3     ///< a box face (0..5) or a plane (0)
-};
 
 /// Feature id: byte 3 = A's kind, byte 2 = A's index, byte 1 = B's kind, byte 0 = B's index.
 PABD_HD std::uint32_t make_feature_id(FeatureKind kind_a, int index_a, FeatureKind kind_b,

@@ -17,7 +17,7 @@
 #pragma once
 
 #include "collision/gjk.h"
-#include "collision/shape_geometry.h"
+#include "shapes/shape_geometry.h"
 
 namespace pabd {
 

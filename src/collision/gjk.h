@@ -17,7 +17,7 @@
 // polytopes (exact termination) instead of curved surfaces.
 #pragma once
 
-#include "collision/shape_geometry.h"
+#include "shapes/shape_geometry.h"
 
 namespace pabd {
 

@@ -31,7 +31,7 @@
 
 #include <cstdint>
 
-#include "collision/aabb.h"
+#include "shapes/aabb.h"
 
 #if !defined(__CUDA_ARCH__)
 #include <atomic>

@@ -21,10 +21,10 @@
 // sorted by j, so the output is sorted by (i, j) whatever the thread count.
 #pragma once
 
-#include "collision/aabb.h"
-#include "collision/body_aabb.h"
 #include "collision/broadphase_pairs.h"
 #include "collision/lbvh_build.h"
+#include "shapes/aabb.h"
+#include "shapes/body_aabb.h"
 
 namespace pabd {
 

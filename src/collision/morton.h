@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "collision/aabb.h"
+#include "shapes/aabb.h"
 
 namespace pabd {
 

@@ -16,7 +16,7 @@
 
 #include "collision/contact_manifold.h"
 #include "collision/narrowphase_box_box.h"
-#include "collision/shape_geometry.h"
+#include "shapes/shape_geometry.h"
 
 namespace pabd {
 

@@ -19,12 +19,12 @@
 
 #include <cstdint>
 
-#include "body/shape_data.h"
-#include "collision/compound_view.h"
 #include "collision/contact_manifold.h"
 #include "collision/narrowphase_triangles.h"
-#include "collision/shape_geometry.h"
 #include "pabd/world.h"
+#include "shapes/compound_view.h"
+#include "shapes/shape_data.h"
+#include "shapes/shape_geometry.h"
 
 namespace pabd {
 

@@ -20,8 +20,8 @@
 #include "collision/narrowphase_hull.h"
 #include "collision/narrowphase_plane.h"
 #include "collision/narrowphase_sphere_capsule.h"
-#include "collision/shape_geometry.h"
 #include "pabd/world.h"
+#include "shapes/shape_geometry.h"
 
 namespace pabd {
 

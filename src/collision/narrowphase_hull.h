@@ -48,11 +48,11 @@
 #include <cstdint>
 
 #include "collision/contact_manifold.h"
-#include "collision/convex_polytope.h"
 #include "collision/epa.h"
 #include "collision/gjk.h"
 #include "collision/narrowphase_box_box.h"
-#include "collision/shape_geometry.h"
+#include "shapes/convex_polytope.h"
+#include "shapes/shape_geometry.h"
 
 namespace pabd {
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "collision/contact_manifold.h"
-#include "collision/shape_geometry.h"
+#include "shapes/shape_geometry.h"
 
 namespace pabd {
 

@@ -37,15 +37,15 @@
 #include <cmath>
 #include <cstdint>
 
-#include "body/shape_data.h"
-#include "collision/body_aabb.h"
 #include "collision/contact_manifold.h"
-#include "collision/convex_polytope.h"
 #include "collision/gjk.h"
-#include "collision/heightfield_view.h"
 #include "collision/narrowphase_hull.h"
-#include "collision/shape_geometry.h"
-#include "collision/triangle_mesh_view.h"
+#include "shapes/body_aabb.h"
+#include "shapes/convex_polytope.h"
+#include "shapes/heightfield_view.h"
+#include "shapes/shape_data.h"
+#include "shapes/shape_geometry.h"
+#include "shapes/triangle_mesh_view.h"
 
 namespace pabd {
 

@@ -1,6 +1,6 @@
 // GPU check of the contact iterations: random contact pairs and bodies are
 // evaluated by the CPU loops and by one CUDA thread per pair and per body,
-// with the very same PABD_HD kernels (bonds/contact_kernels.h,
+// with the very same PABD_HD kernels (contacts/contact_kernels.h,
 // solver/body_kernels.h), and every output must be bit-identical. It needs a
 // GPU, so neither CTest nor CI runs it; build and run it where one is:
 //
@@ -31,7 +31,7 @@
 #include <random>
 #include <vector>
 
-#include "bonds/contact_kernels.h"
+#include "contacts/contact_kernels.h"
 #include "math/so3.h"
 #include "solver/body_kernels.h"
 

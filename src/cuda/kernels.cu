@@ -12,9 +12,9 @@
 #include <cstdint>
 
 #include "bonds/bond_kernels.h"
-#include "bonds/contact_kernels.h"
-#include "bonds/contact_restitution.h"
-#include "collision/contact_detect_kernels.h"
+#include "contacts/contact_detect_kernels.h"
+#include "contacts/contact_kernels.h"
+#include "contacts/contact_restitution.h"
 #include "solver/acceleration.h"
 #include "solver/body_kernels.h"
 
@@ -145,7 +145,7 @@ __global__ void bond_energy_kernel(BodyArrays bodies, BondArrays bonds, Real* ou
   out[i] = ::pabd::bond_energy_kernel(bodies, bonds, i);
 }
 
-// Per-contact kernels (collision/contact_arrays.h) --------------------------------
+// Per-contact kernels (model/contact_arrays.h) --------------------------------
 
 /// Start of a step: the contacts' end weights and correction scales.
 __global__ void contact_prepare_kernel(BodyArrays bodies, ContactArrays contacts,
@@ -186,7 +186,7 @@ __global__ void contact_energy_kernel(BodyArrays bodies, ContactArrays contacts,
   out[i] = ::pabd::contact_energy_kernel(bodies, contacts, i);
 }
 
-// Restitution stage (bonds/contact_restitution.h) ----------------------------------
+// Restitution stage (contacts/contact_restitution.h) ----------------------------------
 
 /// share[i]: how many of body i's contacts bounce this step.
 __global__ void restitution_share_kernel(ContactArrays contacts, ContactEnds ends, Real threshold,
@@ -212,7 +212,7 @@ __global__ void restitution_apply_kernel(BodyArrays bodies, ContactArrays contac
   ::pabd::restitution_apply_kernel(bodies, contacts, ends, s, i);
 }
 
-// Detect-stage kernels (collision/contact_detect_kernels.h) ------------------------
+// Detect-stage kernels (contacts/contact_detect_kernels.h) ------------------------
 
 /// reach[i]: how far any point of body i can move during the step [m].
 __global__ void contact_reach_kernel(ShapePoseView poses, AabbSettings k, Real* reach) {

@@ -61,7 +61,7 @@ PABD_HD void add_bond_end(AffineSystem& sys, Real w, Vec3 x, Vec3 pull, bool nee
 }
 
 /// What several bond ends on one body add to its system, summed beforehand
-/// (a contact pair's points, bonds/contact_kernels.h): the weights, their
+/// (a contact pair's points, contacts/contact_kernels.h): the weights, their
 /// moment sum w x, the pulls and their moment sum outer(pull, x). D's share,
 /// sum w x x^T, is kept apart: only the paper's local step reads it.
 struct BondEndSums {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "body/shape_data.h"
+#include "shapes/shape_data.h"
 
 namespace pabd {
 

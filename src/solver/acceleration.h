@@ -28,11 +28,11 @@
 // advances, so they are extrapolated again once the switch lets go.
 #pragma once
 
-#include "body/body_arrays.h"
-#include "bonds/bond_arrays.h"
 #include "bonds/joint_load.h"
-#include "collision/contact_arrays.h"
 #include "math/so3.h"
+#include "model/body_arrays.h"
+#include "model/bond_arrays.h"
+#include "model/contact_arrays.h"
 
 namespace pabd {
 

@@ -1,12 +1,12 @@
 // Per-body kernels of the step (the paper's Algorithm 1), one call per body.
 #pragma once
 
-#include "body/body_arrays.h"
-#include "bonds/bond_arrays.h"
-#include "collision/contact_arrays.h"
 #include "math/affine_system.h"
 #include "math/polar.h"
 #include "math/so3.h"
+#include "model/body_arrays.h"
+#include "model/bond_arrays.h"
+#include "model/contact_arrays.h"
 
 namespace pabd {
 

@@ -17,8 +17,8 @@
 
 #include <vector>
 
-#include "body/body_arrays.h"
-#include "collision/contact_arrays.h"
+#include "model/body_arrays.h"
+#include "model/contact_arrays.h"
 
 namespace pabd {
 

@@ -1,7 +1,7 @@
 // One time step, as the paper's Algorithm 1, in named stages:
 //
 //   detect      collision detection: this step's contacts with their warm-started
-//               multipliers (collision/contact_detect.h); with colored sweeps and
+//               multipliers (contacts/contact_detect.h); with colored sweeps and
 //               contacts, the body colouring over bonds and contacts
 //   predict     per body: inertial target s and first iterate q^0 = s
 //   warm start  per bond: augmented-Lagrangian penalty and multiplier; for
@@ -16,7 +16,7 @@
 //   velocities  per body: v and w from the start and end poses
 //   restitution only when some body has restitution and a contact bounces:
 //               Jacobi rounds of per-contact impulses and per-body gathers
-//               (bonds/contact_restitution.h); timed with the velocities
+//               (contacts/contact_restitution.h); timed with the velocities
 //
 // IterationOrder::Jacobi runs bonds then solve once per iteration over all
 // bonds and bodies (the paper). IterationOrder::Colored runs them once per
@@ -30,12 +30,12 @@
 #include <chrono>
 
 #include "bonds/bond_kernels.h"
-#include "bonds/contact_kernels.h"
-#include "bonds/contact_restitution.h"
+#include "contacts/contact_kernels.h"
+#include "contacts/contact_restitution.h"
+#include "core/parallel.h"
 #include "solver/acceleration.h"
 #include "solver/body_colouring.h"
 #include "solver/body_kernels.h"
-#include "solver/parallel.h"
 #include "world/world_impl.h"
 
 namespace pabd {

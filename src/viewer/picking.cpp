@@ -6,7 +6,7 @@
 #include <limits>
 #include <utility>
 
-#include "body/shape_data.h"
+#include "shapes/shape_data.h"
 
 namespace pabd::viewer {
 namespace {

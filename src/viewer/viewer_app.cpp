@@ -20,8 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "body/mass_properties.h"
 #include "pabd/scene.h"
+#include "shapes/mass_properties.h"
 #include "viewer/camera.h"
 #include "viewer/gl.h"
 #include "viewer/mouse_spring.h"

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <string>
 
-#include "body/mass_properties.h"
+#include "core/parallel.h"
 #include "math/so3.h"
-#include "solver/parallel.h"
+#include "shapes/mass_properties.h"
 #include "world/joint_axes.h"
 #include "world/world_impl.h"
 #include "world/world_validation.h"

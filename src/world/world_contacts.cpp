@@ -3,7 +3,7 @@
 #include <chrono>
 #include <string>
 
-#include "bonds/contact_kernels.h"
+#include "contacts/contact_kernels.h"
 #include "world/world_impl.h"
 
 namespace pabd {

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "avbd/avbd_scratch.h"
-#include "body/body_arrays.h"
-#include "bonds/bond_arrays.h"
-#include "collision/contact_detect.h"
+#include "contacts/contact_detect.h"
+#include "model/body_arrays.h"
+#include "model/bond_arrays.h"
 #include "pabd/world.h"
 #include "solver/body_colouring.h"
 #include "solver/contact_colouring.h"
@@ -143,7 +143,7 @@ class WorldImpl {
   // Contacts (src/world/world_contacts.cpp).
   /// This step's contacts and the previous step's (warm start); detection scratch.
   ContactDetector contacts;
-  /// The restitution stage's scratch (bonds/contact_restitution.h): per contact, per body.
+  /// The restitution stage's scratch (contacts/contact_restitution.h): per contact, per body.
   std::vector<Real> restitution_impulse, restitution_delta;
   std::vector<int> restitution_share;
   /// IterationOrder::Colored with contacts: bodies coloured over bonds and contacts, every step.

@@ -1,0 +1,357 @@
+// The detect stage's storage and order of work; the kernels live in
+// contact_detect_kernels.h.
+#include "contacts/contact_detect.h"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <string>
+#include <utility>
+
+#include "contacts/contact_detect_kernels.h"
+#include "contacts/contact_load.h"
+#include "core/block_loops.h"
+#include "core/parallel.h"
+
+namespace pabd {
+
+namespace {
+
+/// Jacobi rounds of the supported-mass propagation (contact_load.h) per step,
+/// warm-started: a change in a stack travels this many bodies down per step.
+constexpr int kLoadRoundsPerStep = 8;
+/// Rounds on the first step (cold start): stacks and piles up to this depth
+/// get their full penalty at once.
+constexpr int kLoadRoundsFirstStep = 64;
+
+/// Room for at least n elements in v (scratch_array.h: contents unspecified
+/// after a growth); returns its data.
+template <typename T>
+T* at_least(ScratchArray<T>& v, long long n) {
+  if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
+  return v.reserve_for(static_cast<std::size_t>(n));
+}
+
+}  // namespace
+
+ContactDetector::ContactDetector(int threads, ParallelFor custom) : broadphase_(threads, custom) {
+  threading_.threads = resolve_thread_count(threads);
+  threading_.custom = std::move(custom);
+}
+
+void ContactDetector::set_threading(int threads, ParallelFor custom) {
+  threading_.threads = resolve_thread_count(threads);
+  threading_.custom = custom;
+  broadphase_ = Broadphase(threads, std::move(custom));
+}
+
+void ContactDetector::clear() {
+  supported_mass_.clear();
+  cur_.count = cur_.pairs = cur_.body_pairs = 0;
+  prev_.count = prev_.pairs = prev_.body_pairs = 0;
+  pair_count_ = 0;
+  end_begin_.clear();
+}
+
+void ContactDetector::update_joined_pairs(const ContactDetectInput& in) {
+  const int ends = 2 * in.bond_count;
+  if (joined_valid_ && static_cast<int>(joined_from_.size()) == ends &&
+      static_cast<int>(jointed_.size()) == in.poses.count &&
+      std::equal(joined_from_.begin(), joined_from_.end(), in.bond_end_body))
+    return;
+  joined_from_.assign(in.bond_end_body, in.bond_end_body + ends);
+  joined_.clear();
+  jointed_.assign(static_cast<std::size_t>(in.poses.count), 0);
+  for (int e = 0; e < ends; ++e)
+    if (in.bond_end_body[e] >= 0 && in.bond_end_body[e] < in.poses.count)
+      jointed_[in.bond_end_body[e]] = 1;
+  for (int i = 0; i < in.bond_count; ++i) {
+    const int a = in.bond_end_body[2 * i], b = in.bond_end_body[2 * i + 1];
+    if (a < 0 || b < 0 || a == b) continue;
+    joined_.push_back(a < b ? contact_pair_key(a, b) : contact_pair_key(b, a));
+  }
+  std::sort(joined_.begin(), joined_.end());
+  joined_.erase(std::unique(joined_.begin(), joined_.end()), joined_.end());
+  joined_valid_ = true;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Milliseconds from t0 to now; t0 moves to now.
+double lap_ms(Clock::time_point& t0) {
+  const Clock::time_point t1 = Clock::now();
+  const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  t0 = t1;
+  return ms;
+}
+
+}  // namespace
+
+void ContactDetector::detect(const ContactDetectInput& in) {
+  timings_ = {};
+  Clock::time_point t0 = Clock::now();
+  std::swap(cur_, prev_);
+  update_joined_pairs(in);
+  const int nb = in.poses.count;
+
+  // Broadphase: body pairs and body-plane pairs of the fattened boxes. A box
+  // that is not finite (a state about to overflow: 1e308 m/s) leaves the step
+  // without contacts; the step then reports the non-finite state through
+  // StepResult, as it would without contacts, instead of failing here.
+  try {
+    broadphase_.build(in.poses, in.aabb);
+  } catch (const Error&) {
+    cur_.count = cur_.pairs = cur_.body_pairs = 0;
+    pair_count_ = 0;
+    end_begin_.clear();
+    return;
+  }
+  const std::vector<BodyPair>& body_pairs = broadphase_.pairs();
+  const std::vector<PlanePair>& plane_pairs = broadphase_.plane_pairs();
+  ContactCandidates cand;
+  cand.body_pairs = static_cast<int>(body_pairs.size());
+  cand.count = cand.body_pairs + static_cast<int>(plane_pairs.size());
+  cand.pairs = body_pairs.data();
+  cand.plane_pairs = plane_pairs.data();
+  cand.joined = joined_.data();
+  cand.joined_count = static_cast<int>(joined_.size());
+  const int np = cand.count;
+  cur_.pairs = np;
+  cur_.body_pairs = cand.body_pairs;
+  timings_.broadphase = lap_ms(t0);
+
+  // Reach of every body over the step.
+  Real* reach = at_least(reach_, nb);
+  for_each_index(threading_, nb, [&](int i) { reach[i] = contact_reach(in.poses, i, in.aabb); });
+
+  // Room for each candidate's manifolds: a prefix sum of their capacities.
+  int* manifold_begin = at_least(manifold_begin_, np + 1);
+  for_each_index(threading_, np, [&](int i) {
+    manifold_begin[i] = candidate_manifold_capacity(in.poses, cand, i);
+  });
+  long long* block_sums = at_least(block_sums_, loop_block_count(np) + 1);
+  const long long room =
+      block_exclusive_scan(threading_, manifold_begin, manifold_begin, np, block_sums);
+  if (room > INT_MAX / 2) throw Error("contacts: more than 2^30 manifolds in one step");
+  manifold_begin[np] = static_cast<int>(room);
+
+  // Narrowphase per candidate; its point count goes to begin[i], its key to key[i].
+  ContactManifold* manifolds = at_least(manifolds_, room);
+  int* manifold_count = at_least(manifold_count_, np);
+  int* begin = at_least(cur_.begin, np + 1);
+  std::uint64_t* key = at_least(cur_.key, np);
+  const Real margin = in.aabb.margin;
+  for_each_index(threading_, np, [&](int i) {
+    contact_manifold_kernel(in.poses, reach, cand, margin, manifold_begin, manifolds,
+                            manifold_count, begin, i);
+    key[i] = candidate_key(cand, i);
+  });
+
+  // Offsets: a deterministic exclusive prefix sum of the counts.
+  const long long total = block_exclusive_scan(threading_, begin, begin, np, block_sums);
+  if (total > INT_MAX / 2) throw Error("contacts: more than 2^30 contacts in one step");
+  begin[np] = static_cast<int>(total);
+  const int nc = static_cast<int>(total);
+  cur_.count = nc;
+  timings_.narrowphase = lap_ms(t0);
+
+  // Contacts: each candidate writes its points at its offset, warm-started
+  // from the previous step's matching contacts.
+  ContactOutput out;
+  out.end_body = at_least(cur_.end_body, 2LL * nc);
+  out.end_radius = at_least(cur_.end_radius, 2LL * nc);
+  out.slot_local = at_least(cur_.slot_local, 1LL * kContactSlots * nc);
+  out.normal = at_least(cur_.normal, nc);
+  out.friction = at_least(cur_.friction, nc);
+  out.restitution = at_least(cur_.restitution, nc);
+  out.approach_velocity = at_least(cur_.approach_velocity, nc);
+  out.gap_offset = at_least(cur_.gap_offset, nc);
+  out.start_gap = at_least(cur_.start_gap, nc);
+  out.anchor_reach = at_least(cur_.anchor_reach, nc);
+  out.separation = at_least(cur_.separation, nc);
+  out.feature = at_least(cur_.feature, nc);
+  out.penalty = at_least(cur_.penalty, nc);
+  out.normal_penalty = at_least(cur_.normal_penalty, nc);
+  out.lambda = at_least(cur_.lambda, nc);
+  out.sticking = at_least(cur_.sticking, nc);
+  at_least(cur_.end_weight, 2LL * nc);
+  at_least(cur_.end_scale, 2LL * nc);
+  PreviousContacts prev;
+  prev.body_pairs = prev_.body_pairs;
+  prev.pairs = prev_.pairs;
+  prev.key = prev_.key.data();
+  prev.begin = prev_.begin.data();
+  prev.feature = prev_.feature.data();
+  prev.slot_local = prev_.slot_local.data();
+  prev.lambda = prev_.lambda.data();
+  prev.sticking = prev_.sticking.data();
+  prev.approach_velocity = prev_.approach_velocity.data();
+  const ContactBodyModel model{in.mass, in.friction, in.restitution};
+  const Real h2 = in.aabb.dt * in.aabb.dt;
+  const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
+  for_each_index(threading_, np, [&](int i) {
+    contact_write_kernel(in.poses, model, cand, manifolds, manifold_begin, manifold_count, begin,
+                         prev, h2, impact_speed, out, i);
+  });
+
+  build_pairs();
+  build_adjacency(in);
+  timings_.setup = lap_ms(t0);
+  raise_penalties_by_load(in);
+  timings_.load = lap_ms(t0);
+}
+
+void ContactDetector::build_pairs() {
+  // The candidates with points, listed by their first dynamic body: the body
+  // pairs (sorted by their lower index a) merged with the plane pairs (sorted
+  // by their body), a body's body pairs first. A serial merge, one compare
+  // per candidate; the same for any thread count.
+  const int np = cur_.pairs, nb_pairs = cur_.body_pairs;
+  const int* begin = cur_.begin.data();
+  const int* end_body = cur_.end_body.data();
+  int* pair_begin = at_least(pair_begin_, np);
+  int* pair_end = at_least(pair_end_, np);
+  int* pair_body = at_least(pair_body_, 2LL * np);
+  int m = 0;
+  auto take = [&](int i) {
+    const int first = begin[i];
+    if (begin[i + 1] == first) return;
+    pair_begin[m] = first;
+    pair_end[m] = begin[i + 1];
+    pair_body[2 * m] = end_body[2 * first];
+    pair_body[2 * m + 1] = end_body[2 * first + 1];
+    ++m;
+  };
+  // A body pair's first body is its A end; a plane pair's is its B end.
+  const BodyPair* body_pairs = broadphase_.pairs().data();
+  const PlanePair* plane_pairs = broadphase_.plane_pairs().data();
+  int i = 0, j = nb_pairs;
+  while (i < nb_pairs || j < np) {
+    if (j == np || (i < nb_pairs && body_pairs[i].a <= plane_pairs[j - nb_pairs].body))
+      take(i++);
+    else
+      take(j++);
+  }
+  pair_count_ = m;
+  at_least(pair_sums_, 2LL * m);
+  at_least(pair_weight_, 2LL * m);
+  at_least(pair_second_moment_, 2LL * m);
+}
+
+void ContactDetector::build_adjacency(const ContactDetectInput& in) {
+  // Counting sort of the pair ends on dynamic bodies by body, in pair order
+  // (serial, so every body gathers its pairs in a fixed order).
+  const int nb = in.poses.count, ends = 2 * pair_count_;
+  const std::uint8_t* is_static = in.poses.is_static;
+  const int* pair_body = pair_body_.data();
+  auto used = [&](int e) { return !(is_static && is_static[pair_body[e]]); };
+  end_begin_.assign(static_cast<std::size_t>(nb) + 1, 0);
+  for (int e = 0; e < ends; ++e)
+    if (used(e)) ++end_begin_[pair_body[e] + 1];
+  for (int i = 0; i < nb; ++i) end_begin_[i + 1] += end_begin_[i];
+  int* index = at_least(end_index_, end_begin_[nb]);
+  fill_.assign(end_begin_.begin(), end_begin_.end() - 1);
+  for (int e = 0; e < ends; ++e)
+    if (used(e)) index[fill_[pair_body[e]]++] = e;
+}
+
+void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
+  const int nb = in.poses.count, nc = cur_.count;
+  const Real g = length(in.aabb.acceleration);
+  if (nc == 0 || !(g > 0) || in.aabb.dt <= 0) return;
+  ContactLoadView v;
+  v.end_body = cur_.end_body.data();
+  v.normal = cur_.normal.data();
+  v.pair_begin = pair_begin_.data();
+  v.pair_end = pair_end_.data();
+  v.pair_body = pair_body_.data();
+  v.begin = end_begin_.data();
+  v.index = end_index_.data();
+  v.mass = in.mass;
+  v.is_static = in.poses.is_static;
+  v.jointed = jointed_.data();
+  v.up = (Real(-1) / g) * in.aabb.acceleration;
+
+  // The cap: all dynamic mass (a serial sum, the same for any thread count).
+  Real total = 0;
+  for (int i = 0; i < nb; ++i)
+    if (!(v.is_static && v.is_static[i])) total += in.mass[i];
+
+  // Warm start from the previous step's masses; a new or resized world
+  // starts from each body's own mass and takes more rounds.
+  int rounds = kLoadRoundsPerStep;
+  if (static_cast<int>(supported_mass_.size()) != nb) {
+    supported_mass_.assign(in.mass, in.mass + nb);
+    rounds = kLoadRoundsFirstStep;
+  }
+  support_weight_.resize(static_cast<std::size_t>(nb));
+  supported_scratch_.resize(static_cast<std::size_t>(nb));
+  Real* pair_support = at_least(pair_support_, 2LL * pair_count_);
+  for_each_index(threading_, pair_count_, [&](int m) { pair_support_kernel(v, pair_support, m); });
+  Real* weight = support_weight_.data();
+  for_each_index(threading_, nb, [&](int i) { support_weight_kernel(v, pair_support, weight, i); });
+  for (int r = 0; r < rounds; ++r) {
+    const Real* previous = supported_mass_.data();
+    Real* next = supported_scratch_.data();
+    for_each_index(threading_, nb, [&](int i) {
+      supported_mass_kernel(v, pair_support, weight, previous, total, next, i);
+    });
+    supported_mass_.swap(supported_scratch_);
+  }
+  const Real* supported = supported_mass_.data();
+  const Real* start_gap = cur_.start_gap.data();
+  const Real* approach = cur_.approach_velocity.data();
+  const Real* friction = cur_.friction.data();
+  const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
+  Real* penalty = cur_.normal_penalty.data();
+  Vec3* lambda = cur_.lambda.data();
+  const Real h2 = in.aabb.dt * in.aabb.dt;
+  for_each_index(threading_, nc, [&](int k) {
+    load_penalty_kernel(v, weight, supported, start_gap, approach, friction, impact_speed, g, h2,
+                        penalty, lambda, k);
+  });
+}
+
+ContactArrays ContactDetector::arrays() {
+  ContactArrays c;
+  c.count = cur_.count;
+  c.end_body = cur_.end_body.data();
+  c.end_radius = cur_.end_radius.data();
+  c.slot_local = cur_.slot_local.data();
+  c.normal = cur_.normal.data();
+  c.friction = cur_.friction.data();
+  c.restitution = cur_.restitution.data();
+  c.approach_velocity = cur_.approach_velocity.data();
+  c.gap_offset = cur_.gap_offset.data();
+  c.start_gap = cur_.start_gap.data();
+  c.anchor_reach = cur_.anchor_reach.data();
+  c.penalty = cur_.penalty.data();
+  c.normal_penalty = cur_.normal_penalty.data();
+  c.lambda = cur_.lambda.data();
+  c.sticking = cur_.sticking.data();
+  c.end_weight = cur_.end_weight.data();
+  c.end_scale = cur_.end_scale.data();
+  c.pair_count = pair_count_;
+  c.pair_begin = pair_begin_.data();
+  c.pair_end = pair_end_.data();
+  c.pair_body = pair_body_.data();
+  c.pair_sums = pair_sums_.data();
+  c.pair_weight = pair_weight_.data();
+  c.pair_second_moment = pair_second_moment_.data();
+  return c;
+}
+
+ContactEnds ContactDetector::ends() const {
+  ContactEnds e;
+  if (cur_.count == 0 || end_begin_.empty()) return e;
+  e.begin = end_begin_.data();
+  e.index = end_index_.data();
+  e.weight = pair_weight_.data();
+  e.sums = pair_sums_.data();
+  e.second_moment = pair_second_moment_.data();
+  return e;
+}
+
+}  // namespace pabd

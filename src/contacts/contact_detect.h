@@ -1,0 +1,159 @@
+// The detect stage of the step: this step's contacts, from the start-of-step
+// poses, in struct-of-arrays form for the solver (contact_arrays.h).
+//
+//   ContactDetector detector(threads);
+//   detector.detect(input);                 // once per step, before the prediction
+//   ContactArrays c = detector.arrays();    // per contact: bodies, anchors, normal, mu, AL state
+//   ContactEnds e = detector.ends();        // per body: its contact ends (CSR)
+//
+// Stages, each a parallel loop writing only its own index (contact_detect_kernels.h):
+// the broadphase over fattened boxes (body pairs and body-plane pairs), each
+// body's reach over the step, the narrowphase of every candidate pair into a
+// fixed-size manifold with the margin widened by both reaches (speculative
+// contacts), a deterministic prefix sum of the point counts, then every pair
+// writes its points at its offset, matched by (pair, feature id) to the
+// previous step's contacts for the warm start and the friction anchors. Last,
+// the candidates with points become the step's contact pairs, and a counting
+// sort (serial, in pair order) builds the body-to-pair-end adjacency. The
+// contacts come out in candidate order, then manifold order: the same for any
+// thread count.
+//
+// Bodies joined by a bond (any joint or spring) never collide with each
+// other: a jointed assembly's neighbouring parts usually touch or overlap at
+// their joints.
+//
+// Memory: every array grows when a step needs more (to twice the size asked,
+// neither copied nor zeroed: core/scratch_array.h) and never shrinks; a
+// step with no more pairs or contacts than an earlier one allocates nothing.
+// The previous step's contacts live in a second set of arrays, swapped in at
+// the start of each detection.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collision/broadphase.h"
+#include "collision/contact_manifold.h"
+#include "core/scratch_array.h"
+#include "model/bond_arrays.h"
+#include "model/contact_arrays.h"
+#include "shapes/body_aabb.h"
+
+namespace pabd {
+
+/// What detection reads: the start-of-step poses and the model.
+struct ContactDetectInput {
+  ShapePoseView poses;                 ///< shapes, c, R, v, omega, static flags
+  const Real* mass = nullptr;          ///< per body [kg] (ignored for static bodies)
+  const Real* friction = nullptr;      ///< per body Coulomb coefficient
+  const Real* restitution = nullptr;   ///< per body, in [0, 1] (nullptr = all 0)
+  const int* bond_end_body = nullptr;  ///< per bond end (2 per bond): body, < 0 = world
+  int bond_count = 0;                  ///< bonds (for the joined-pair filter)
+  AabbSettings aabb;                   ///< margin, h and gravity
+};
+
+class ContactDetector {
+ public:
+  /// threads: OpenMP threads (0 = OpenMP's default); custom: optional task system.
+  explicit ContactDetector(int threads = 0, ParallelFor custom = {});
+  ContactDetector(const ContactDetector&) = delete;
+  ContactDetector& operator=(const ContactDetector&) = delete;
+  ContactDetector(ContactDetector&&) = default;
+  ContactDetector& operator=(ContactDetector&&) = default;
+
+  /// Uses another thread count or task system from the next detection on.
+  void set_threading(int threads, ParallelFor custom);
+  /// Finds this step's contacts (see the top of this file). If some body's
+  /// swept box is not finite (its state overflows), finds none.
+  void detect(const ContactDetectInput& input);
+  /// Forgets all contacts (no warm start from them either).
+  void clear();
+
+  /// Number of contacts of the last detection.
+  int count() const { return cur_.count; }
+  /// The solver's view of the contacts (valid until the next detect or clear).
+  ContactArrays arrays();
+  /// The per-body adjacency of the contact pairs' ends (begin == nullptr when there are none).
+  ContactEnds ends() const;
+  /// Separation of contact k at detection [m] (negative = penetration).
+  Real separation(int k) const { return cur_.separation[k]; }
+  /// Feature id of contact k (contact_manifold.h).
+  std::uint32_t feature(int k) const { return cur_.feature[k]; }
+  /// Candidate pairs of the last detection (body pairs + plane pairs).
+  int candidate_count() const { return cur_.pairs; }
+  /// Stage times of the last detection [ms].
+  struct Timings {
+    double broadphase = 0, narrowphase = 0, setup = 0, load = 0;
+  };
+  const Timings& timings() const { return timings_; }
+  /// Broadphase stage times of the last detection.
+  const BroadphaseTimings& broadphase_timings() const { return broadphase_.last_timings(); }
+
+ private:
+  /// One step's contacts, and its candidates' keys and contact ranges for matching.
+  struct Buffer {
+    int count = 0;                    ///< contacts
+    int pairs = 0;                    ///< candidates
+    int body_pairs = 0;               ///< candidates that are body pairs (the rest are plane pairs)
+    ScratchArray<std::uint64_t> key;  ///< per candidate (contact_detect_kernels.h)
+    ScratchArray<int> begin;          ///< per candidate + 1: first contact
+    ScratchArray<int> end_body;       ///< per end
+    ScratchArray<Real> end_radius;    ///< per end
+    ScratchArray<Vec3> slot_local;    ///< per slot
+    ScratchArray<Vec3> normal;        ///< per contact, and so on (contact_arrays.h)
+    ScratchArray<Real> friction;
+    ScratchArray<Real> restitution;
+    ScratchArray<Real> approach_velocity;
+    ScratchArray<Real> gap_offset;
+    ScratchArray<Real> start_gap;
+    ScratchArray<Real> anchor_reach;
+    ScratchArray<Real> separation;
+    ScratchArray<std::uint32_t> feature;
+    ScratchArray<Real> penalty;
+    ScratchArray<Real> normal_penalty;
+    ScratchArray<Vec3> lambda;
+    ScratchArray<std::uint8_t> sticking;
+    ScratchArray<Real> end_weight;  ///< per end
+    ScratchArray<Real> end_scale;   ///< per end
+  };
+
+  void update_joined_pairs(const ContactDetectInput& input);
+  void build_pairs();
+  void build_adjacency(const ContactDetectInput& input);
+  void raise_penalties_by_load(const ContactDetectInput& input);
+
+  Threading threading_;
+  Broadphase broadphase_;
+  Buffer cur_, prev_;
+  Timings timings_;
+  ScratchArray<Real> reach_;
+  ScratchArray<int> manifold_begin_;  ///< per candidate + 1: first manifold
+  ScratchArray<int> manifold_count_;  ///< per candidate
+  ScratchArray<ContactManifold> manifolds_;
+  ScratchArray<long long> block_sums_;
+  // Pairs joined by a bond, and the bond ends they were found from.
+  std::vector<std::uint64_t> joined_;
+  std::vector<int> joined_from_;
+  std::vector<std::uint8_t> jointed_;  ///< per body: 1 = the end of some bond
+  bool joined_valid_ = false;
+  // This step's contact pairs (contact_arrays.h): the candidates with points.
+  int pair_count_ = 0;
+  ScratchArray<int> pair_begin_;           ///< per pair: first contact
+  ScratchArray<int> pair_end_;             ///< per pair: one past its last contact
+  ScratchArray<int> pair_body_;            ///< per pair end
+  ScratchArray<BondEndSums> pair_sums_;    ///< per pair end
+  ScratchArray<Real> pair_weight_;         ///< per pair end
+  ScratchArray<Mat3> pair_second_moment_;  ///< per pair end
+  // Body-to-pair-end adjacency (CSR) and its fill cursors.
+  std::vector<int> end_begin_;
+  ScratchArray<int> end_index_;
+  std::vector<int> fill_;
+  // Load-aware penalties (contact_load.h): per body, the sum of its supports'
+  // verticality and the mass it carries (kept across steps as a warm start).
+  ScratchArray<Real> pair_support_;  ///< per pair end (contact_load.h)
+  std::vector<Real> support_weight_;
+  std::vector<Real> supported_mass_;
+  std::vector<Real> supported_scratch_;
+};
+
+}  // namespace pabd

@@ -1,0 +1,246 @@
+// Per-contact kernels of the solver, over the step's ContactArrays
+// (model/contact_arrays.h), with the law of contact_bond.h. They mirror
+// the per-bond kernels (bond_kernels.h): weights and pulls from iterate k (one
+// call per contact pair, summed per end), the augmented-Lagrangian update from
+// iterate k+1 and the energy (one call per contact).
+#pragma once
+
+#include "bonds/bond_kernels.h"
+#include "contacts/contact_bond.h"
+#include "model/body_arrays.h"
+#include "model/contact_arrays.h"
+#include "shapes/shape_geometry.h"
+
+namespace pabd {
+
+/// Body i's pose at the current iterate (A is a rotation between iterations),
+/// read once per contact pair: y = to_world(pose, x) = A x + c.
+PABD_HD_ALWAYS_INLINE ShapePose body_pose(const BodyArrays& bodies, int i) {
+  return ShapePose{bodies.position[i], bodies.affine[i]};
+}
+
+/// Contact k's anchors for its bodies at poses pa (end A) and pb (end B).
+PABD_HD_ALWAYS_INLINE ContactPoints contact_points(const ShapePose& pa, const ShapePose& pb,
+                                                   const ContactArrays& c, int k) {
+  const Vec3* x = c.slot_local + kContactSlots * k;
+  const Real radius_a = c.end_radius[2 * k], radius_b = c.end_radius[2 * k + 1];
+  // A non-round end's surface anchor is its core anchor (contact_arrays.h).
+  const Vec3 a_core = to_world(pa, x[0]);
+  const Vec3 b_core = to_world(pb, x[2]);
+  // Built in one aggregate: a default-constructed struct filled field by field
+  // was zeroed first (rep stos), then stalled the loads that followed (perf).
+  return ContactPoints{a_core,         radius_a > 0 ? to_world(pa, x[1]) : a_core,
+                       b_core,         radius_b > 0 ? to_world(pb, x[3]) : b_core,
+                       radius_a,       radius_b,
+                       c.gap_offset[k]};
+}
+
+/// Contact k's anchors at the current iterate.
+PABD_HD_ALWAYS_INLINE ContactPoints contact_points(const BodyArrays& bodies, const ContactArrays& c,
+                                                   int k) {
+  return contact_points(body_pose(bodies, c.end_body[2 * k]),
+                        body_pose(bodies, c.end_body[2 * k + 1]), c, k);
+}
+
+/// How much farther than rounding the start gap must exceed the bodies'
+/// motion bounds for a contact to be skipped as idle [m]: a gap's rounding is
+/// ~1e-13 m at 100 m from the origin.
+inline constexpr Real kIdleBoundSlack = Real(1e-9);
+
+/// How far body i's centre has moved since the start of the step (0 for a static body) [m].
+PABD_HD_ALWAYS_INLINE Vec3 step_translation(const BodyArrays& b, int i) {
+  return b.is_static[i] ? Vec3{} : b.position[i] - b.start_position[i];
+}
+
+/// What the idle test by bounds needs of a contact's two bodies: B's step
+/// translation less A's, and the sum of their turn norms.
+struct PairMotion {
+  Vec3 translation;  ///< (c_b - c_b^n) - (c_a - c_a^n) [m]
+  Real turn = 0;     ///< turn_norm of A plus B's
+};
+
+/// The motion of bodies a (end A) and b (end B) since the start of the step.
+PABD_HD_ALWAYS_INLINE PairMotion pair_motion(const BodyArrays& bodies, int a, int b) {
+  return PairMotion{step_translation(bodies, b) - step_translation(bodies, a),
+                    bodies.turn_norm[a] + bodies.turn_norm[b]};
+}
+
+/// True when contact k is idle (contact_idle) at the current iterate, known
+/// without its anchors: lambda = 0 and the gap is still positive. With
+/// y = A x + c, the gap moved by n . (dc_b - dc_a) + n . (dA_b x_b - dA_a x_a)
+/// since the start of the step, and |dA x| <= |dA|_F |x|, so
+/// gap >= start_gap + n . translation - turn * anchor_reach. Bodies that
+/// move together (a resting pile's boxes falling by h^2 g in the prediction)
+/// keep their speculative contacts, a box's edge and corner neighbours 1 mm
+/// away, skipped. The skip changes no result: such a contact is idle either way.
+PABD_HD_ALWAYS_INLINE bool contact_surely_idle(const ContactArrays& c, int k,
+                                               const PairMotion& motion) {
+  const Vec3 l = c.lambda[k];
+  return l.x == 0 && l.y == 0 && l.z == 0 &&
+         c.start_gap[k] + dot(c.normal[k], motion.translation) - motion.turn * c.anchor_reach[k] >
+             kIdleBoundSlack;
+}
+
+/// Contact k's normal and tangential penalties.
+PABD_HD ContactPenalty contact_penalty(const ContactArrays& c, int k) {
+  return {c.normal_penalty[k], c.penalty[k]};
+}
+
+/// Start of a step, after detection: contact k's end scales for the
+/// iterations (ContactEndScales), from its bodies' shares and normal penalty.
+PABD_HD void contact_prepare_kernel(const BodyArrays& bodies, const ContactArrays& c, int k,
+                                    const HardBondSettings& hard, Real h2) {
+  const BondShares sh =
+      hard_bond_shares(inverse_mass(bodies, c.end_body[2 * k]),
+                       inverse_mass(bodies, c.end_body[2 * k + 1]), hard.full_split);
+  const ContactEndScales e = contact_end_scales(c.normal_penalty[k], sh.a, sh.b, h2);
+  c.end_weight[2 * k] = e.weight_a;
+  c.end_weight[2 * k + 1] = e.weight_b;
+  c.end_scale[2 * k] = e.scale_a;
+  c.end_scale[2 * k + 1] = e.scale_b;
+}
+
+/// Contact k's end scales (contact_prepare_kernel).
+PABD_HD_ALWAYS_INLINE ContactEndScales contact_end_scales(const ContactArrays& c, int k) {
+  return ContactEndScales{c.end_weight[2 * k], c.end_weight[2 * k + 1], c.end_scale[2 * k],
+                          c.end_scale[2 * k + 1]};
+}
+
+/// Adds slot anchor x of weight w and pull w * target to an end's sums
+/// (and w x x^T to its second moment when kSecondMoment).
+template <bool kSecondMoment>
+PABD_HD_ALWAYS_INLINE void add_contact_slot(BondEndSums& sums, Mat3& second_moment, Real w, Vec3 x,
+                                            Vec3 target) {
+  add_bond_end(sums, w, x, w * target);
+  if (kSecondMoment) second_moment = second_moment + outer(w * x, x);
+}
+
+/// Adds one end of a pushing contact to its pair end's sums: the end pulled
+/// with weight w by `correction` (its share of C', signed for its side;
+/// contact_bond.h), all of it at the core anchor (local x[0], world `core`),
+/// or, for a round end, the normal part at the core and the tangential part at
+/// the surface anchor (x[1], `surface`).
+template <bool kSecondMoment>
+PABD_HD_ALWAYS_INLINE void add_contact_end(BondEndSums& sums, Mat3& second_moment, const Vec3* x,
+                                           Vec3 core, Vec3 surface, bool round, Vec3 correction,
+                                           Vec3 n, Real w) {
+  if (!round) {
+    add_contact_slot<kSecondMoment>(sums, second_moment, w, x[0], core + correction);
+    return;
+  }
+  const Vec3 normal_part = dot(correction, n) * n;
+  add_contact_slot<kSecondMoment>(sums, second_moment, w, x[0], core + normal_part);
+  add_contact_slot<kSecondMoment>(sums, second_moment, w, x[1],
+                                  surface + (correction - normal_part));
+}
+
+/// contact_pair_weights_kernel for one kind of pair: kRound when either end
+/// is round (a sphere or capsule; the radii are the bodies', the same for all
+/// the pair's contacts), kSecondMoment for the paper's local step. Written
+/// once, instantiated four times: the box-box case carries no branch for the
+/// others.
+template <bool kRound, bool kSecondMoment>
+PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays& c, int m,
+                                  bool dual_first) {
+  const int a = c.pair_body[2 * m], b = c.pair_body[2 * m + 1];
+  const PairMotion motion = pair_motion(bodies, a, b);
+  const int last = c.pair_end[m];
+  // Leading contacts that cannot push: often the whole pair (a pile's edge
+  // and corner neighbours), which then costs neither poses nor sums.
+  int k = c.pair_begin[m];
+  for (; k < last && contact_surely_idle(c, k, motion); ++k)
+    if (dual_first) c.sticking[k] = 0;
+  if (k == last) {
+    c.pair_weight[2 * m] = 0;  // the gather reads nothing else of an end of weight 0
+    c.pair_weight[2 * m + 1] = 0;
+    return;
+  }
+  const ShapePose pa = body_pose(bodies, a);
+  const ShapePose pb = body_pose(bodies, b);
+  BondEndSums sa, sb;
+  Mat3 da, db;
+  // The rest by the full test: a pair that pushes seldom has a contact
+  // the bounds could skip, and testing each cost more than it saved
+  // (ball_into_stack: 7% slower per step).
+  for (; k < last; ++k) {
+    ContactPoints p = contact_points(pa, pb, c, k);
+    if (!kRound) p.radius_a = p.radius_b = 0;  // known: lets the compiler drop the round paths
+    const Vec3 n = c.normal[k];
+    Vec3 lambda = c.lambda[k];
+    // An idle contact stays idle through its dual update and pulls nothing.
+    if (contact_idle(p, n, lambda)) {
+      if (dual_first) c.sticking[k] = 0;
+      continue;
+    }
+    const Real mu = c.friction[k];
+    const Vec3 force = contact_penalty_force(contact_penalty(c, k), p, n);
+    if (dual_first) {
+      contact_dual_update(force, n, mu, lambda, c.sticking[k]);
+      c.lambda[k] = lambda;
+      if (contact_idle(p, n, lambda)) continue;  // it let go
+    }
+    const ConeForce f = friction_cone_projection(force + lambda, n, mu);
+    if (!f.pushing) continue;
+    const ContactEndScales e = contact_end_scales(c, k);
+    const Vec3* x = c.slot_local + kContactSlots * k;
+    if (e.weight_a > 0)
+      add_contact_end<kSecondMoment>(sa, da, x, p.a_core, p.a_surface, p.radius_a > 0,
+                                     (-e.scale_a) * f.force, n, e.weight_a);
+    if (e.weight_b > 0)
+      add_contact_end<kSecondMoment>(sb, db, x + 2, p.b_core, p.b_surface, p.radius_b > 0,
+                                     e.scale_b * f.force, n, e.weight_b);
+  }
+  c.pair_weight[2 * m] = sa.weight;
+  c.pair_weight[2 * m + 1] = sb.weight;
+  if (sa.weight != 0) c.pair_sums[2 * m] = sa;
+  if (sb.weight != 0) c.pair_sums[2 * m + 1] = sb;
+  if (kSecondMoment) {
+    c.pair_second_moment[2 * m] = da;
+    c.pair_second_moment[2 * m + 1] = db;
+  }
+}
+
+/// Evaluates contact pair m (contact_arrays.h) at the current iterate: each
+/// of its contacts' slot weights and pulls, targets that apply the
+/// cone-projected force kappa C + lambda (none when it would pull, for a
+/// static end, or for an idle contact), summed per end into pair_sums[2m]
+/// (A) and [2m + 1] (B); with need_second_moment, also sum w x x^T into
+/// pair_second_moment. With dual_first, each contact first takes the previous
+/// iteration's augmented-Lagrangian update (contact_dual_kernel) from the same
+/// anchors and the same penalty force: both read the same iterate, so the
+/// multipliers are bit-identical to the two kernels in turn, and the
+/// contacts' data is read once per iteration instead of twice. The bodies'
+/// poses are read once for the whole pair.
+PABD_HD void contact_pair_weights_kernel(const BodyArrays& bodies, const ContactArrays& c, int m,
+                                         bool dual_first, bool need_second_moment) {
+  const int first = c.pair_begin[m];
+  const bool round = c.end_radius[2 * first] > 0 || c.end_radius[2 * first + 1] > 0;
+  if (need_second_moment) {
+    if (round)
+      contact_pair_weights<true, true>(bodies, c, m, dual_first);
+    else
+      contact_pair_weights<false, true>(bodies, c, m, dual_first);
+  } else if (round) {
+    contact_pair_weights<true, false>(bodies, c, m, dual_first);
+  } else {
+    contact_pair_weights<false, false>(bodies, c, m, dual_first);
+  }
+}
+
+/// After an iteration: the augmented-Lagrangian update of contact k.
+PABD_HD void contact_dual_kernel(const BodyArrays& bodies, const ContactArrays& c, int k) {
+  if (contact_surely_idle(c, k, pair_motion(bodies, c.end_body[2 * k], c.end_body[2 * k + 1]))) {
+    c.sticking[k] = 0;
+    return;
+  }
+  contact_dual_update(contact_points(bodies, c, k), c.normal[k], c.friction[k],
+                      contact_penalty(c, k), c.lambda[k], c.sticking[k]);
+}
+
+/// Energy of contact k at the current iterate [J] (contact_energy).
+PABD_HD Real contact_energy_kernel(const BodyArrays& bodies, const ContactArrays& c, int k) {
+  return contact_energy(contact_points(bodies, c, k), c.normal[k], c.friction[k],
+                        contact_penalty(c, k), c.lambda[k]);
+}
+
+}  // namespace pabd
