@@ -19,8 +19,8 @@
 #include "cli_runner.h"
 #include "pabd/scene.h"
 #include "pabd/world.h"
-#include "solver/body_colouring.h"
 #include "solver/body_kernels.h"
+#include "solver/colouring.h"
 #include "world/world_impl.h"
 
 namespace pabd {
@@ -295,8 +295,14 @@ WorldImpl bare_world(int n, const std::vector<std::pair<int, int>>& links,
 
 /// Checks that no bond joins two dynamic bodies of one colour and every
 /// dynamic body appears once; returns the number of colours.
-int check_colouring(const WorldImpl& w) {
-  const BodyColouring c = colour_bodies(w);
+Colouring colour_world(WorldImpl& w) {
+  Colouring c;
+  colour_bodies(w.body_arrays(), w.end_body.data(), w.bond_count(), c);
+  return c;
+}
+
+int check_colouring(WorldImpl&& w) {
+  const Colouring c = colour_world(w);
   std::vector<int> colour(w.body_count(), -1);
   for (int k = 0; k < c.colour_count(); ++k)
     for (int j = c.colour_begin[k]; j < c.colour_begin[k + 1]; ++j) {
@@ -332,10 +338,10 @@ TEST(AvbdColouring, NeighboursNeverShareAColour) {
 
 TEST(AvbdColouring, RebuiltWhenTheBondTopologyChanges) {
   WorldImpl w = bare_world(3, {{0, 1}});
-  const BodyColouring c = colour_bodies(w);
-  EXPECT_TRUE(colouring_is_current(c, w));
+  const Colouring c = colour_world(w);
+  EXPECT_TRUE(colouring_is_current(c, w.body_count(), w.end_body.data(), w.bond_count()));
   w.end_body[0] = w.end_body[1] = -1;  // what World::remove_joint does to a bond
-  EXPECT_FALSE(colouring_is_current(c, w));
+  EXPECT_FALSE(colouring_is_current(c, w.body_count(), w.end_body.data(), w.bond_count()));
 }
 
 TEST(AvbdStep, UnknownBondKindIsRejectedWithOneLine) {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "pabd/world.h"
-#include "solver/contact_colouring.h"
+#include "solver/colouring.h"
 
 namespace pabd {
 namespace {
@@ -530,8 +530,8 @@ TEST(Contact, ColouringSeparatesContactsAndBonds) {
   ContactEnds ends;
   ends.begin = cbegin.data();
   ends.index = cindex.data();
-  ContactColouring cc;
-  colour_bodies_with_contacts(bodies, bond_end_body, 1, contacts, ends, cc);
+  Colouring cc;
+  colour_bodies(bodies, bond_end_body, 1, contacts, ends, cc);
   std::vector<int> colour(nb, -1);
   for (int c = 0; c < cc.colour_count(); ++c)
     for (int j = cc.colour_begin[c]; j < cc.colour_begin[c + 1]; ++j) colour[cc.order[j]] = c;

@@ -1,4 +1,4 @@
-// The World's contacts: detection from its arrays (the step's detect stage),
+// The World's contacts: the detector's input from its arrays (the step's detect stage),
 // the AVBD baseline's refusal of contacts, and the public contact queries.
 #include <chrono>
 #include <string>
@@ -8,11 +8,7 @@
 
 namespace pabd {
 
-void WorldImpl::detect_contacts() {
-  if (!settings.collisions) {
-    contacts.clear();
-    return;
-  }
+ContactDetectInput WorldImpl::contact_input() {
   ContactDetectInput in;
   in.poses.count = body_count();
   in.poses.shape = shapes.data();
@@ -29,7 +25,14 @@ void WorldImpl::detect_contacts() {
   in.aabb.margin = settings.contact_margin;
   in.aabb.dt = settings.dt;
   in.aabb.acceleration = settings.gravity;
-  contacts.detect(in);
+  return in;
+}
+
+void WorldImpl::detect_contacts() {
+  if (settings.collisions)
+    contacts.detect(contact_input());
+  else
+    contacts.clear();
 }
 
 double WorldImpl::reject_contacts_for_avbd() {

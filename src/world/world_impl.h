@@ -9,12 +9,11 @@
 #include <vector>
 
 #include "avbd/avbd_scratch.h"
-#include "contacts/contact_detect.h"
 #include "model/body_arrays.h"
 #include "model/bond_arrays.h"
 #include "pabd/world.h"
-#include "solver/body_colouring.h"
-#include "solver/contact_colouring.h"
+#include "solver/colouring.h"
+#include "solver/step_context.h"
 
 namespace pabd {
 
@@ -128,13 +127,14 @@ class WorldImpl {
   /// Material point of body `body` at world point p (p itself for the world).
   Vec3 to_local(int body, Vec3 p) const;
 
-  /// Runs one step (src/solver/step.cpp).
+  /// Runs one step (world/world_step.cpp): the PABD stage list
+  /// (solver/step.h) or the AVBD baseline's (avbd/avbd_step.h) over a
+  /// StepContext filled from these arrays.
   StepResult step();
-  /// Runs one step of the AVBD baseline (src/avbd/avbd_step.cpp).
-  StepResult step_avbd();
-  /// Body colouring for Gauss-Seidel sweeps (IterationOrder::Colored and AVBD),
-  /// rebuilt when the bond topology changes.
-  BodyColouring colouring;
+  /// The context the stage lists run on: views of these arrays, the settings.
+  StepContext step_context();
+  /// Bodies coloured over the bonds, rebuilt when the bond topology changes.
+  Colouring colouring;
   /// The AVBD baseline's own per-bond and per-body state (src/avbd/avbd_scratch.h).
   AvbdScratch avbd;
   /// Variational energy at the current iterate (src/solver/step.cpp).
@@ -143,13 +143,14 @@ class WorldImpl {
   // Contacts (src/world/world_contacts.cpp).
   /// This step's contacts and the previous step's (warm start); detection scratch.
   ContactDetector contacts;
-  /// The restitution stage's scratch (contacts/contact_restitution.h): per contact, per body.
-  std::vector<Real> restitution_impulse, restitution_delta;
-  std::vector<int> restitution_share;
+  /// Scratch the stages size themselves (the restitution stage's).
+  StepBuffers buffers;
   /// IterationOrder::Colored with contacts: bodies coloured over bonds and contacts, every step.
-  ContactColouring contact_colouring;
-  /// Finds this step's contacts at the current (start-of-step) state, or
-  /// clears them when settings.collisions is false.
+  Colouring contact_colouring;
+  /// The contact detector's input: these bodies' shapes and state (world_contacts.cpp).
+  ContactDetectInput contact_input();
+  /// Finds contacts at the current state, or clears them when
+  /// settings.collisions is false.
   void detect_contacts();
   /// The AVBD baseline has no contacts: with settings.collisions, throws
   /// pabd::Error naming the first pair of bodies within the contact margin;

@@ -1,5 +1,7 @@
-// Per-step greedy colouring over bonds and contacts (see contact_colouring.h).
-#include "solver/contact_colouring.h"
+// Greedy body colouring for Gauss-Seidel sweeps (see colouring.h).
+#include "solver/colouring.h"
+
+#include <algorithm>
 
 namespace pabd {
 
@@ -31,9 +33,8 @@ void list_by_colour(const int* end_body, int items, const std::vector<int>& colo
 
 }  // namespace
 
-void colour_bodies_with_contacts(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
-                                 const ContactArrays& contacts, const ContactEnds& ends,
-                                 ContactColouring& out) {
+void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
+                   const ContactArrays& contacts, const ContactEnds& ends, Colouring& out) {
   const int nb = bodies.count;
   out.colour.assign(static_cast<std::size_t>(nb), -1);
   out.used.clear();
@@ -74,6 +75,21 @@ void colour_bodies_with_contacts(const BodyArrays& bodies, const int* bond_end_b
                  out.bond_order, out.fill);
   list_by_colour(contacts.pair_body, contacts.pair_count, out.colour, colours,
                  out.contact_colour_begin, out.contact_order, out.fill);
+}
+
+void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
+                   Colouring& out) {
+  colour_bodies(bodies, bond_end_body, bond_count, ContactArrays{}, ContactEnds{}, out);
+  out.built_body_count = bodies.count;
+  out.built_end_body.assign(bond_end_body, bond_end_body + 2 * bond_count);
+}
+
+bool colouring_is_current(const Colouring& colouring, int body_count, const int* bond_end_body,
+                          int bond_count) {
+  return colouring.built_body_count == body_count &&
+         colouring.built_end_body.size() == std::size_t(2 * bond_count) &&
+         std::equal(colouring.built_end_body.begin(), colouring.built_end_body.end(),
+                    bond_end_body);
 }
 
 }  // namespace pabd

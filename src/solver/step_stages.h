@@ -1,0 +1,38 @@
+// The stages of a step (the paper's Algorithm 1), each a function of the
+// StepContext (solver/step_context.h). solver/step.cpp lists PABD's;
+// avbd/avbd_step.cpp lists the AVBD baseline's from the shared ones here and
+// its own.
+//
+//   detect       this step's contacts with their warm-started multipliers
+//                (contacts/contact_detect.h); with colored sweeps and
+//                contacts, the colouring over bonds and contacts
+//   predict      per body: inertial target s and first iterate q^0 = s
+//   warm start   per bond: augmented-Lagrangian penalty and multiplier; joint
+//                limits' and drives' start coordinate and drive target; per
+//                contact: its ends' weights and correction scales
+//   iterate      K times: per bond and contact pair the ends' weights and
+//                pulls; per body the 12x12 global solve and closest rotation;
+//                the optional acceleration; the dual updates
+//   velocities   per body: v and w from the start and end poses
+//   restitution  only when a contact bounces: Jacobi rounds of per-contact
+//                impulses and per-body gathers (contacts/contact_restitution.h)
+//
+// Each stage is parallel loops over kernels that write only their own index
+// (a bond its two ends, a body itself): no atomics, and the same result for
+// any thread count.
+#pragma once
+
+#include "solver/step_context.h"
+
+namespace pabd {
+
+void detect_stage(StepContext& ctx);
+void predict_stage(StepContext& ctx);
+void warm_start_stage(StepContext& ctx);
+void iterate_stage(StepContext& ctx);
+void velocities_stage(StepContext& ctx);
+void restitution_stage(StepContext& ctx);
+/// The step's outcome: ok, or the first body whose state is not finite.
+StepResult finite_check_stage(const StepContext& ctx);
+
+}  // namespace pabd

@@ -1,0 +1,122 @@
+// The World's step: a StepContext filled from its storage, then the PABD stage
+// list (solver/step.h) or the AVBD baseline's (avbd/avbd_step.h). What only
+// the world knows (joint names for messages, whether to refuse contacts for
+// AVBD) is checked here; the stage lists see views and settings only.
+#include <chrono>
+#include <string>
+
+#include "avbd/avbd_step.h"
+#include "bonds/bond_kernels.h"
+#include "contacts/contact_kernels.h"
+#include "solver/step.h"
+#include "world/world_impl.h"
+
+namespace pabd {
+
+namespace {
+
+const char* joint_kind_name(JointKind kind) {
+  switch (kind) {
+    case JointKind::Spring:
+      return "spring";
+    case JointKind::Spherical:
+      return "spherical joint";
+    case JointKind::Hinge:
+      return "hinge joint";
+    case JointKind::Fixed:
+      return "fixed joint";
+    case JointKind::Slider:
+      return "slider joint";
+    case JointKind::Distance:
+      return "distance joint";
+  }
+  return "joint";
+}
+
+/// AVBD solves springs and point, line and distance bonds: anything else is
+/// refused with the joint it belongs to.
+void check_bond_kinds_for_avbd(const WorldImpl& w) {
+  for (int i = 0; i < w.bond_count(); ++i) {
+    const bool live = w.end_body[2 * i] >= 0 || w.end_body[2 * i + 1] >= 0;
+    if (!live || avbd_supports(w.bond_kind[i])) continue;
+    std::string owner = "bond " + std::to_string(i);
+    for (std::size_t j = 0; j < w.joint_first_bond.size(); ++j)
+      if (i >= w.joint_first_bond[j] && i < w.joint_first_bond[j] + w.joint_bond_count[j])
+        owner = std::string(joint_kind_name(w.joint_kind[j])) + " " + std::to_string(j);
+    throw Error("solver avbd: " + owner + " uses bond kind " +
+                std::to_string(static_cast<int>(w.bond_kind[i])) +
+                ", which AVBD does not support (it solves springs and point, line and distance "
+                "bonds; joint limits and drives need solver pabd)");
+  }
+}
+
+}  // namespace
+
+StepContext WorldImpl::step_context() {
+  StepContext ctx;
+  ctx.bodies = body_arrays();
+  ctx.bonds = bond_arrays();
+  if (settings.collisions) {
+    ctx.detector = &contacts;
+    ctx.detect_input = contact_input();
+  }
+  ctx.bond_colouring = &colouring;
+  ctx.contact_colouring = &contact_colouring;
+  ctx.buffers = &buffers;
+  StepSettings& s = ctx.settings;
+  s.constants =
+      StepConstants{settings.dt, settings.gravity, settings.prediction == PredictionMode::Exact,
+                    settings.local_step == LocalStep::Rigid, settings.max_rotation_per_step};
+  s.hard = hard_settings();
+  s.iterations = settings.iterations;
+  s.colored = settings.iteration_order == IterationOrder::Colored;
+  s.chebyshev_rho = settings.chebyshev_rho;
+  s.relaxation = settings.relaxation;
+  s.avbd_stabilization = settings.avbd_stabilization;
+  ctx.steps_taken = steps_taken;
+  ctx.any_loaded_joint = any_loaded_joint;
+  ctx.any_restitution = any_restitution;
+  ctx.parallel_for = settings.parallel_for;
+  ctx.threads = threads;
+  ctx.observer = &observer;
+  return ctx;
+}
+
+StepResult WorldImpl::step() {
+  if (topology_dirty) build_topology();
+  StepResult result;
+  if (settings.solver == SolverKind::Avbd) {
+    const double reject_ms = reject_contacts_for_avbd();  // world_contacts.cpp
+    if (!colouring_is_current(colouring, body_count(), end_body.data(), bond_count()))
+      check_bond_kinds_for_avbd(*this);
+    StepContext ctx = step_context();
+    ctx.detector = nullptr;  // the baseline has no contacts
+    result = avbd_step(ctx, avbd);
+    ctx.timings.detect_ms = reject_ms;
+    ctx.timings.total_ms += reject_ms;
+    timings = ctx.timings;
+  } else {
+    if (!settings.collisions) contacts.clear();
+    StepContext ctx = step_context();
+    result = pabd_step(ctx);
+    timings = ctx.timings;
+  }
+  ++steps_taken;
+  result.step = steps_taken;
+  return result;
+}
+
+double WorldImpl::variational_energy() {
+  if (topology_dirty) build_topology();
+  const BodyArrays bodies = body_arrays();
+  const BondArrays bonds = bond_arrays();
+  // Serial, fixed order: a diagnostic, not a hot path.
+  double e = 0;
+  for (int i = 0; i < bodies.count; ++i) e += inertial_energy_kernel(bodies, i, settings.dt);
+  for (int i = 0; i < bonds.count; ++i) e += bond_energy_kernel(bodies, bonds, i);
+  const ContactArrays contact = contacts.arrays();
+  for (int i = 0; i < contact.count; ++i) e += contact_energy_kernel(bodies, contact, i);
+  return e;
+}
+
+}  // namespace pabd
