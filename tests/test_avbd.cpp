@@ -277,16 +277,16 @@ WorldImpl bare_world(int n, const std::vector<std::pair<int, int>>& links,
   def.collisions = false;  // these bodies have no shapes to collide
   WorldImpl w(def);
   for (int i = 0; i < n; ++i) {
-    w.mass.push_back(1);
-    w.affine_inertia.push_back(diagonal3({0.1, 0.1, 0.1}));
+    w.bodies.mass.push_back(1);
+    w.bodies.affine_inertia.push_back(diagonal3({0.1, 0.1, 0.1}));
     bool still = false;
     for (int s : statics) still = still || s == i;
-    w.is_static.push_back(still ? 1 : 0);
-    w.position.push_back({static_cast<Real>(i), 0, 0});
-    w.affine.push_back(identity3());
-    w.orientation.push_back(Quat{});
-    w.velocity.push_back({});
-    w.angular_velocity.push_back({});
+    w.bodies.is_static.push_back(still ? 1 : 0);
+    w.bodies.position.push_back({static_cast<Real>(i), 0, 0});
+    w.bodies.affine.push_back(identity3());
+    w.bodies.orientation.push_back(Quat{});
+    w.bodies.velocity.push_back({});
+    w.bodies.angular_velocity.push_back({});
   }
   for (auto [a, b] : links) w.add_bond(BondKind::Spring, a, {}, b, {}, 10, 1, false);
   w.build_topology();
@@ -297,7 +297,7 @@ WorldImpl bare_world(int n, const std::vector<std::pair<int, int>>& links,
 /// dynamic body appears once; returns the number of colours.
 Colouring colour_world(WorldImpl& w) {
   Colouring c;
-  colour_bodies(w.body_arrays(), w.end_body.data(), w.bond_count(), c);
+  colour_bodies(w.bodies.view(), w.bonds.end_body.data(), w.bond_count(), c);
   return c;
 }
 
@@ -310,11 +310,11 @@ int check_colouring(WorldImpl&& w) {
       colour[c.order[j]] = k;
     }
   for (int i = 0; i < w.body_count(); ++i) {
-    EXPECT_EQ(colour[i] < 0, w.is_static[i] != 0);
+    EXPECT_EQ(colour[i] < 0, w.bodies.is_static[i] != 0);
   }
   for (int i = 0; i < w.bond_count(); ++i) {
-    const int a = w.end_body[2 * i], b = w.end_body[2 * i + 1];
-    if (a >= 0 && b >= 0 && !w.is_static[a] && !w.is_static[b]) {
+    const int a = w.bonds.end_body[2 * i], b = w.bonds.end_body[2 * i + 1];
+    if (a >= 0 && b >= 0 && !w.bodies.is_static[a] && !w.bodies.is_static[b]) {
       EXPECT_NE(colour[a], colour[b]) << "bond " << i;
     }
   }
@@ -339,9 +339,9 @@ TEST(AvbdColouring, NeighboursNeverShareAColour) {
 TEST(AvbdColouring, RebuiltWhenTheBondTopologyChanges) {
   WorldImpl w = bare_world(3, {{0, 1}});
   const Colouring c = colour_world(w);
-  EXPECT_TRUE(colouring_is_current(c, w.body_count(), w.end_body.data(), w.bond_count()));
-  w.end_body[0] = w.end_body[1] = -1;  // what World::remove_joint does to a bond
-  EXPECT_FALSE(colouring_is_current(c, w.body_count(), w.end_body.data(), w.bond_count()));
+  EXPECT_TRUE(colouring_is_current(c, w.body_count(), w.bonds.end_body.data(), w.bond_count()));
+  w.bonds.end_body[0] = w.bonds.end_body[1] = -1;  // what World::remove_joint does to a bond
+  EXPECT_FALSE(colouring_is_current(c, w.body_count(), w.bonds.end_body.data(), w.bond_count()));
 }
 
 TEST(AvbdStep, UnknownBondKindIsRejectedWithOneLine) {

@@ -17,12 +17,12 @@ namespace pabd {
 namespace {
 
 Vec3 world_of(const WorldImpl& w, int body, Vec3 x) {
-  return body < 0 ? x : w.affine[body] * x + w.position[body];
+  return body < 0 ? x : w.bodies.affine[body] * x + w.bodies.position[body];
 }
 
 /// A world direction in a body's frame (itself for the world).
 Vec3 direction_in(const WorldImpl& w, int body, Vec3 d) {
-  return body < 0 ? d : transpose(w.affine[body]) * d;
+  return body < 0 ? d : transpose(w.bodies.affine[body]) * d;
 }
 
 /// A unit vector across the unit axis d.
@@ -34,7 +34,7 @@ Vec3 across_axis(Vec3 d) {
 
 /// The joint's coordinate now, as its first couple bond (or the slider bond) measures it.
 AxisMeasure measure_now(const WorldImpl& w, const JointAxis& f) {
-  const Vec3 n = f.body_a < 0 ? f.axis_a : w.affine[f.body_a] * f.axis_a;
+  const Vec3 n = f.body_a < 0 ? f.axis_a : w.bodies.affine[f.body_a] * f.axis_a;
   const Vec3 oa = world_of(w, f.body_a, f.pivot_a), ob = world_of(w, f.body_b, f.pivot_b);
   if (!f.hinge) return slider_measure(oa, ob, n);
   return hinge_measure(world_of(w, f.body_a, f.pivot_a + f.lever * f.radial_a),
@@ -47,7 +47,7 @@ Real coordinate_now(const WorldImpl& w, const JointAxis& f) {
   const Real value = measure_now(w, f).value;
   if (!f.hinge) return value;
   const int tracked = f.drive_bond >= 0 ? f.drive_bond : f.limit_bond;
-  return tracked >= 0 ? unwrap_angle(value, w.bond_axis_state[tracked].start) : value;
+  return tracked >= 0 ? unwrap_angle(value, w.bonds.axis_state[tracked].start) : value;
 }
 
 int bonds_per_axis(const JointAxis& f) { return f.hinge ? 2 : 1; }
@@ -66,12 +66,12 @@ int add_axis_bonds(WorldImpl& w, const JointAxis& f, bool drive, Real coordinate
     // Limits are as hard or soft as the joint; a drive sets its own (its mode).
     const int bond = w.add_bond(kind, f.body_a, local_a, f.body_b, local_b,
                                 drive ? Real(0) : f.stiffness, 0, !drive && f.hard, f.axis_a);
-    AxisBondModel& m = w.bond_axis_model[bond];
+    AxisBondModel& m = w.bonds.axis_model[bond];
     m.pivot_a = f.pivot_a;
     m.pivot_b = f.pivot_b;
     m.lever = f.lever;
     m.share = Real(1) / parts;
-    w.bond_axis_state[bond].start = coordinate;
+    w.bonds.axis_state[bond].start = coordinate;
   }
   return first;
 }
@@ -96,8 +96,8 @@ void add_joint_axis(WorldImpl& w, int joint, bool hinge, Vec3 anchor, Vec3 axis,
   const int bond = w.joint_first_bond[joint];
   f.used = true;
   f.hinge = hinge;
-  f.body_a = w.end_body[2 * bond];
-  f.body_b = w.end_body[2 * bond + 1];
+  f.body_a = w.bonds.end_body[2 * bond];
+  f.body_b = w.bonds.end_body[2 * bond + 1];
   f.axis_a = direction_in(w, f.body_a, axis);  // the axis turns with body_a
   f.pivot_a = w.to_local(f.body_a, anchor);
   f.pivot_b = w.to_local(f.body_b, anchor);
@@ -110,8 +110,8 @@ void add_joint_axis(WorldImpl& w, int joint, bool hinge, Vec3 anchor, Vec3 axis,
   if (limits.enabled) {
     f.limit_bond = add_axis_bonds(w, f, false, 0);
     for (int i = f.limit_bond; i < f.limit_bond + bonds_per_axis(f); ++i) {
-      w.bond_axis_model[i].lower = limits.lower;
-      w.bond_axis_model[i].upper = limits.upper;
+      w.bonds.axis_model[i].lower = limits.lower;
+      w.bonds.axis_model[i].upper = limits.upper;
     }
   }
   if (drive.mode != DriveMode::Off) set_joint_axis_drive(w, joint, drive);
@@ -125,11 +125,11 @@ void set_joint_axis_drive(WorldImpl& w, int joint, const JointDrive& drive) {
   }
   const AxisDriveMode mode = bond_mode(drive.mode);
   for (int i = f.drive_bond; i < f.drive_bond + bonds_per_axis(f); ++i) {
-    AxisBondModel& m = w.bond_axis_model[i];
+    AxisBondModel& m = w.bonds.axis_model[i];
     if (m.mode != mode) {  // a new mode starts from a fresh multiplier and penalty
-      w.bond_lambda[i] = Vec3{};
-      w.bond_penalty[i] = w.settings.hard_stiffness_start;
-      w.bond_axis_state[i].penalty = 0;
+      w.bonds.lambda[i] = Vec3{};
+      w.bonds.penalty[i] = w.settings.hard_stiffness_start;
+      w.bonds.axis_state[i].penalty = 0;
     }
     m.mode = mode;
     m.target = drive.target;
@@ -139,7 +139,7 @@ void set_joint_axis_drive(WorldImpl& w, int joint, const JointDrive& drive) {
     m.amplitude = drive.amplitude;
     m.frequency = drive.frequency;
     m.phase = drive.phase;
-    w.bond_hard[i] = mode == AxisDriveMode::Velocity ? 1 : 0;  // a motor is a hard constraint
+    w.bonds.hard[i] = mode == AxisDriveMode::Velocity ? 1 : 0;  // a motor is a hard constraint
   }
 }
 
@@ -149,8 +149,8 @@ void read_joint_axis(const WorldImpl& w, int joint, JointInfo& info) {
   info.coordinate = coordinate_now(w, f);
   // The kernels' views, only read here (they carry non-const pointers for the step).
   WorldImpl& views = const_cast<WorldImpl&>(w);
-  const BodyArrays bodies = views.body_arrays();
-  const BondArrays bonds = views.bond_arrays();
+  const BodyArrays bodies = views.bodies.view();
+  const BondArrays bonds = views.bonds.view();
   const auto force_of = [&](int first) {  // torque [N m] or force [N] on body_b
     Real sum = 0;
     for (int i = first; first >= 0 && i < first + bonds_per_axis(f); ++i)
@@ -165,9 +165,9 @@ void detach_joint_axis(WorldImpl& w, int joint) {
   JointAxis& f = w.joint_axis[joint];
   for (int first : {f.limit_bond, f.drive_bond}) {
     for (int i = first; first >= 0 && i < first + bonds_per_axis(f); ++i) {
-      w.end_body[2 * i] = w.end_body[2 * i + 1] = -1;
-      w.bond_hard[i] = 0;
-      w.bond_axis_model[i].mode = AxisDriveMode::Off;
+      w.bonds.end_body[2 * i] = w.bonds.end_body[2 * i + 1] = -1;
+      w.bonds.hard[i] = 0;
+      w.bonds.axis_model[i].mode = AxisDriveMode::Off;
     }
   }
   f = JointAxis{};

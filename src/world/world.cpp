@@ -34,6 +34,9 @@ void WorldImpl::build_topology() {
   const int nb = body_count(), nc = bond_count();
   // Count ends per body, prefix-sum, then fill in bond order so every body
   // gathers its ends in a fixed order (determinism).
+  std::vector<int>& end_begin = bodies.end_begin;
+  std::vector<int>& end_index = bodies.end_index;
+  const std::vector<int>& end_body = bonds.end_body;
   end_begin.assign(nb + 1, 0);
   for (int e = 0; e < 2 * nc; ++e)
     if (end_body[e] >= 0) ++end_begin[end_body[e] + 1];
@@ -43,66 +46,10 @@ void WorldImpl::build_topology() {
   for (int e = 0; e < 2 * nc; ++e)
     if (end_body[e] >= 0) end_index[fill[end_body[e]]++] = e;
 
-  start_position.resize(nb);
-  start_orientation.resize(nb);
-  start_affine.resize(nb);
-  target_position = position;
-  target_affine = affine;
-  iterate_position.resize(nb);
-  iterate_orientation.resize(nb);
-  previous_position.resize(nb);
-  previous_orientation.resize(nb);
-  turn_norm.assign(nb, 0);
-  end_weight.assign(2 * nc, 0);
-  end_pull.assign(2 * nc, Vec3{});
+  bodies.resize_scratch();
+  bonds.resize_scratch();
   find_mass_behind_joints();
   topology_dirty = false;
-}
-
-BodyArrays WorldImpl::body_arrays() {
-  BodyArrays b;
-  b.count = body_count();
-  b.mass = mass.data();
-  b.affine_inertia = affine_inertia.data();
-  b.is_static = is_static.data();
-  b.position = position.data();
-  b.affine = affine.data();
-  b.orientation = orientation.data();
-  b.velocity = velocity.data();
-  b.angular_velocity = angular_velocity.data();
-  b.start_position = start_position.data();
-  b.start_orientation = start_orientation.data();
-  b.start_affine = start_affine.data();
-  b.target_position = target_position.data();
-  b.target_affine = target_affine.data();
-  b.iterate_position = iterate_position.data();
-  b.iterate_orientation = iterate_orientation.data();
-  b.previous_position = previous_position.data();
-  b.previous_orientation = previous_orientation.data();
-  b.turn_norm = turn_norm.data();
-  b.end_begin = end_begin.data();
-  b.end_index = end_index.data();
-  return b;
-}
-
-BondArrays WorldImpl::bond_arrays() {
-  BondArrays c;
-  c.count = bond_count();
-  c.kind = bond_kind.data();
-  c.end_body = end_body.data();
-  c.end_local = end_local.data();
-  c.stiffness = bond_stiffness.data();
-  c.rest_length = bond_rest_length.data();
-  c.axis = bond_axis.data();
-  c.hard = bond_hard.data();
-  c.axis_model = bond_axis_model.data();
-  c.mass_behind = bond_mass_behind.size() == bond_kind.size() ? bond_mass_behind.data() : nullptr;
-  c.axis_state = bond_axis_state.data();
-  c.penalty = bond_penalty.data();
-  c.lambda = bond_lambda.data();
-  c.end_weight = end_weight.data();
-  c.end_pull = end_pull.data();
-  return c;
 }
 
 HardBondSettings WorldImpl::hard_settings() const {
@@ -121,24 +68,24 @@ HardBondSettings WorldImpl::hard_settings() const {
 Vec3 WorldImpl::to_local(int body, Vec3 p) const {
   if (body < 0) return p;
   // A is a rotation, so A^-1 = A^T.
-  return transpose(affine[body]) * (p - position[body]);
+  return transpose(bodies.affine[body]) * (p - bodies.position[body]);
 }
 
 int WorldImpl::add_bond(BondKind kind, int body_a, Vec3 local_a, int body_b, Vec3 local_b,
                         Real stiffness, Real rest_length, bool hard, Vec3 axis) {
-  bond_kind.push_back(kind);
-  end_body.push_back(body_a);
-  end_body.push_back(body_b);
-  end_local.push_back(local_a);
-  end_local.push_back(local_b);
-  bond_stiffness.push_back(stiffness);
-  bond_rest_length.push_back(rest_length);
-  bond_axis.push_back(axis);
-  bond_hard.push_back(hard ? 1 : 0);
-  bond_axis_model.push_back(AxisBondModel{});
-  bond_axis_state.push_back(AxisBondState{});
-  bond_penalty.push_back(settings.hard_stiffness_start);
-  bond_lambda.push_back(Vec3{});
+  bonds.kind.push_back(kind);
+  bonds.end_body.push_back(body_a);
+  bonds.end_body.push_back(body_b);
+  bonds.end_local.push_back(local_a);
+  bonds.end_local.push_back(local_b);
+  bonds.stiffness.push_back(stiffness);
+  bonds.rest_length.push_back(rest_length);
+  bonds.axis.push_back(axis);
+  bonds.hard.push_back(hard ? 1 : 0);
+  bonds.axis_model.push_back(AxisBondModel{});
+  bonds.axis_state.push_back(AxisBondState{});
+  bonds.penalty.push_back(settings.hard_stiffness_start);
+  bonds.lambda.push_back(Vec3{});
   topology_dirty = true;
   return bond_count() - 1;
 }
@@ -197,14 +144,14 @@ BodyId World::add_body(const BodyDef& def_in) {
   w.friction.push_back(def.friction);
   w.restitution.push_back(def.restitution);
   w.any_restitution = w.any_restitution || def.restitution > 0;
-  w.mass.push_back(mp.mass);
-  w.affine_inertia.push_back(mp.affine_inertia);
-  w.is_static.push_back(def.is_static ? 1 : 0);
-  w.position.push_back(def.position);
-  w.orientation.push_back(q);
-  w.affine.push_back(to_matrix(q));
-  w.velocity.push_back(def.is_static ? Vec3{} : def.velocity);
-  w.angular_velocity.push_back(def.is_static ? Vec3{} : def.angular_velocity);
+  w.bodies.mass.push_back(mp.mass);
+  w.bodies.affine_inertia.push_back(mp.affine_inertia);
+  w.bodies.is_static.push_back(def.is_static ? 1 : 0);
+  w.bodies.position.push_back(def.position);
+  w.bodies.orientation.push_back(q);
+  w.bodies.affine.push_back(to_matrix(q));
+  w.bodies.velocity.push_back(def.is_static ? Vec3{} : def.velocity);
+  w.bodies.angular_velocity.push_back(def.is_static ? Vec3{} : def.angular_velocity);
   w.topology_dirty = true;
   return BodyId{static_cast<std::uint32_t>(w.body_count() - 1), kGeneration};
 }
@@ -261,7 +208,7 @@ std::pair<int, int> check_joint_ends(const WorldImpl& w, const char* what, BodyI
   const int b = check_body(w, body_b, true, what);
   const std::string name(what);
   if (a == b) throw Error(name + ": expected two different bodies, got one body twice");
-  const bool a_moves = a >= 0 && !w.is_static[a], b_moves = b >= 0 && !w.is_static[b];
+  const bool a_moves = a >= 0 && !w.bodies.is_static[a], b_moves = b >= 0 && !w.bodies.is_static[b];
   if (!a_moves && !b_moves)
     throw Error(name + ": expected at least one dynamic body, both ends are fixed");
   if (!std::isfinite(stiffness) || stiffness < 0)
@@ -279,7 +226,7 @@ JointId add_point_joint(WorldImpl& w, JointKind kind, const char* what, BodyId b
   for (int k = 0; k < count; ++k)
     if (!finite(points[k])) throw Error(std::string(what) + ": anchor: expected finite numbers");
   const bool hard = stiffness == 0;
-  const Vec3 axis_local = a < 0 ? axis : transpose(w.affine[a]) * axis;  // rail turns with a
+  const Vec3 axis_local = a < 0 ? axis : transpose(w.bodies.affine[a]) * axis;  // rail turns with a
   const int first = w.bond_count();
   for (int k = 0; k < count; ++k)
     w.add_bond(bond, a, w.to_local(a, points[k]), b, w.to_local(b, points[k]), stiffness, 0, hard,
@@ -379,8 +326,8 @@ void World::set_world_anchor(JointId id, Vec3 anchor) {
   for (int bond = w.joint_first_bond[j]; bond < w.joint_first_bond[j] + w.joint_bond_count[j];
        ++bond) {
     for (int e = 2 * bond; e < 2 * bond + 2; ++e) {
-      if (w.end_body[e] < 0) {
-        w.end_local[e] = anchor;  // a world end's "material point" is its world point
+      if (w.bonds.end_body[e] < 0) {
+        w.bonds.end_local[e] = anchor;  // a world end's "material point" is its world point
         moved = true;
       }
     }
@@ -394,8 +341,8 @@ void World::remove_joint(JointId id) {
   // Detach both ends from their bodies: no body gathers the bonds any more.
   for (int bond = w.joint_first_bond[j]; bond < w.joint_first_bond[j] + w.joint_bond_count[j];
        ++bond) {
-    w.end_body[2 * bond] = w.end_body[2 * bond + 1] = -1;
-    w.bond_hard[bond] = 0;
+    w.bonds.end_body[2 * bond] = w.bonds.end_body[2 * bond + 1] = -1;
+    w.bonds.hard[bond] = 0;
   }
   detach_joint_axis(w, j);  // a hinge's or slider's limit and drive bonds
   w.joint_alive[j] = 0;
@@ -434,17 +381,17 @@ JointInfo World::joint_info(JointId id) const {
   const WorldImpl& w = *impl_;
   const int j = check_joint(w, id, "joint_info");
   const int bond = w.joint_first_bond[j];
-  const int a = w.end_body[2 * bond], b = w.end_body[2 * bond + 1];
+  const int a = w.bonds.end_body[2 * bond], b = w.bonds.end_body[2 * bond + 1];
   auto world_of = [&w](int body, Vec3 x) {
-    return body < 0 ? x : w.affine[body] * x + w.position[body];
+    return body < 0 ? x : w.bodies.affine[body] * x + w.bodies.position[body];
   };
   JointInfo info;
   info.kind = w.joint_kind[j];
   info.body_a = handle_of(a);
   info.body_b = handle_of(b);
-  info.world_a = world_of(a, w.end_local[2 * bond]);
-  info.world_b = world_of(b, w.end_local[2 * bond + 1]);
-  info.hard = w.bond_hard[bond] != 0;
+  info.world_a = world_of(a, w.bonds.end_local[2 * bond]);
+  info.world_b = world_of(b, w.bonds.end_local[2 * bond + 1]);
+  info.hard = w.bonds.hard[bond] != 0;
   read_joint_axis(w, j, info);  // hinges and sliders: coordinate, drive and limit forces
   return info;
 }
@@ -470,21 +417,22 @@ const std::string& World::body_name(BodyId id) const {
 }
 
 bool World::is_static(BodyId id) const {
-  return impl_->is_static[check_body(*impl_, id, false, "is_static")] != 0;
+  return impl_->bodies.is_static[check_body(*impl_, id, false, "is_static")] != 0;
 }
 
 Real World::body_mass(BodyId id) const {
-  return impl_->mass[check_body(*impl_, id, false, "body_mass")];
+  return impl_->bodies.mass[check_body(*impl_, id, false, "body_mass")];
 }
 
 Mat3 World::body_affine_inertia(BodyId id) const {
-  return impl_->affine_inertia[check_body(*impl_, id, false, "body_affine_inertia")];
+  return impl_->bodies.affine_inertia[check_body(*impl_, id, false, "body_affine_inertia")];
 }
 
 BodyState World::body_state(BodyId id) const {
   const int i = check_body(*impl_, id, false, "body_state");
   const WorldImpl& w = *impl_;
-  return BodyState{w.position[i], w.orientation[i], w.velocity[i], w.angular_velocity[i]};
+  return BodyState{w.bodies.position[i], w.bodies.orientation[i], w.bodies.velocity[i],
+                   w.bodies.angular_velocity[i]};
 }
 
 void World::set_body_state(BodyId id, const BodyState& s) {
@@ -495,12 +443,12 @@ void World::set_body_state(BodyId id, const BodyState& s) {
       !std::isfinite(qn) || qn == 0)
     throw Error("set_body_state: expected finite values and a non-zero quaternion");
   WorldImpl& w = *impl_;
-  w.position[i] = s.position;
-  w.orientation[i] = normalized(q);
-  w.affine[i] = to_matrix(w.orientation[i]);
-  const bool still = w.is_static[i] != 0;
-  w.velocity[i] = still ? Vec3{} : s.velocity;
-  w.angular_velocity[i] = still ? Vec3{} : s.angular_velocity;
+  w.bodies.position[i] = s.position;
+  w.bodies.orientation[i] = normalized(q);
+  w.bodies.affine[i] = to_matrix(w.bodies.orientation[i]);
+  const bool still = w.bodies.is_static[i] != 0;
+  w.bodies.velocity[i] = still ? Vec3{} : s.velocity;
+  w.bodies.angular_velocity[i] = still ? Vec3{} : s.angular_velocity;
 }
 
 const WorldDef& World::settings() const { return impl_->settings; }
@@ -531,12 +479,12 @@ std::uint64_t World::state_hash() const {
     }
   };
   for (int i = 0; i < w.body_count(); ++i) {
-    for (Vec3 v : {w.position[i], w.velocity[i], w.angular_velocity[i]}) {
+    for (Vec3 v : {w.bodies.position[i], w.bodies.velocity[i], w.bodies.angular_velocity[i]}) {
       mix(v.x);
       mix(v.y);
       mix(v.z);
     }
-    const Quat q = w.orientation[i];
+    const Quat q = w.bodies.orientation[i];
     mix(q.w);
     mix(q.x);
     mix(q.y);

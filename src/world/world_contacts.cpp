@@ -12,15 +12,15 @@ ContactDetectInput WorldImpl::contact_input() {
   ContactDetectInput in;
   in.poses.count = body_count();
   in.poses.shape = shapes.data();
-  in.poses.position = position.data();
-  in.poses.rotation = affine.data();
-  in.poses.velocity = velocity.data();
-  in.poses.angular_velocity = angular_velocity.data();
-  in.poses.is_static = is_static.data();
-  in.mass = mass.data();
+  in.poses.position = bodies.position.data();
+  in.poses.rotation = bodies.affine.data();
+  in.poses.velocity = bodies.velocity.data();
+  in.poses.angular_velocity = bodies.angular_velocity.data();
+  in.poses.is_static = bodies.is_static.data();
+  in.mass = bodies.mass.data();
   in.friction = friction.data();
   in.restitution = restitution.data();
-  in.bond_end_body = end_body.data();
+  in.bond_end_body = bonds.end_body.data();
   in.bond_count = bond_count();
   in.aabb.margin = settings.contact_margin;
   in.aabb.dt = settings.dt;
@@ -60,7 +60,7 @@ ContactInfo World::contact(int index) const {
     throw Error("contact: index " + std::to_string(index) + " out of range (" +
                 std::to_string(w.contacts.count()) + " contacts)");
   const ContactArrays c = w.contacts.arrays();
-  const BodyArrays bodies = w.body_arrays();
+  const BodyArrays bodies = w.bodies.view();
   const ContactPoints p = contact_points(bodies, c, index);
   ContactInfo info;
   info.body_a = body_at(c.end_body[2 * index]);

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "avbd/avbd_scratch.h"
-#include "model/body_arrays.h"
-#include "model/bond_arrays.h"
+#include "model/body_storage.h"
+#include "model/bond_storage.h"
 #include "pabd/world.h"
 #include "solver/colouring.h"
 #include "solver/step_context.h"
@@ -47,56 +47,17 @@ class WorldImpl {
   StageTimings timings;
   IterationObserver observer;
 
-  // Bodies: model.
+  // Bodies: names, shapes and materials here; the kernels' arrays in `bodies`.
   std::vector<std::string> body_names;
   std::unordered_map<std::string, int> body_by_name;
   std::vector<ShapeDef> shapes;
   std::vector<Real> friction;
   std::vector<Real> restitution;  ///< per body, in [0, 1]
   bool any_restitution = false;   ///< some body has restitution > 0 (the stage runs)
-  std::vector<Real> mass;
-  std::vector<Mat3> affine_inertia;
-  std::vector<std::uint8_t> is_static;
-  // Bodies: state.
-  std::vector<Vec3> position;
-  std::vector<Mat3> affine;
-  std::vector<Quat> orientation;
-  std::vector<Vec3> velocity;
-  std::vector<Vec3> angular_velocity;
-  // Bodies: step scratch.
-  std::vector<Vec3> start_position;
-  std::vector<Quat> start_orientation;
-  std::vector<Mat3> start_affine;
-  std::vector<Vec3> target_position;
-  std::vector<Mat3> target_affine;
-  std::vector<Vec3> iterate_position;  // acceleration: q^k
-  std::vector<Quat> iterate_orientation;
-  std::vector<Vec3> previous_position;  // acceleration: q^(k-1)
-  std::vector<Quat> previous_orientation;
-  std::vector<Real> turn_norm;  ///< per body (BodyArrays::turn_norm)
-  std::vector<int> end_begin;
-  std::vector<int> end_index;
-
-  // Bonds: model.
-  std::vector<BondKind> bond_kind;
-  std::vector<int> end_body;
-  std::vector<Vec3> end_local;
-  std::vector<Real> bond_stiffness;
-  std::vector<Real> bond_rest_length;
-  std::vector<Vec3> bond_axis;  ///< line bonds: direction in end a's body frame
-  std::vector<std::uint8_t> bond_hard;
-  std::vector<AxisBondModel> bond_axis_model;  ///< limit and drive bonds' settings
-  std::vector<AxisBondState> bond_axis_state;  ///< limit and drive bonds' per-step state
-  // Bonds: augmented-Lagrangian state and per-iteration output.
-  /// Per bond: the mass it holds to the world along the joint graph
-  /// (bonds/joint_load.h), rebuilt with the topology by find_mass_behind_joints.
-  std::vector<Real> bond_mass_behind;
+  BodyStorage bodies;             ///< mass, inertia, state and step scratch (model/body_storage.h)
+  BondStorage bonds;              ///< every bond's arrays (model/bond_storage.h)
   /// Some hard point bond holds more than its own bodies (joint_carries_load).
   bool any_loaded_joint = false;
-  std::vector<Real> bond_penalty;
-  std::vector<Vec3> bond_lambda;
-  std::vector<Real> end_weight;
-  std::vector<Vec3> end_pull;
 
   // Joints: each joint owns bonds [joint_first_bond, +joint_bond_count).
   std::vector<int> joint_first_bond;
@@ -109,16 +70,13 @@ class WorldImpl {
   /// True when bodies or bonds were added since the adjacency was built.
   bool topology_dirty = true;
 
-  int body_count() const { return static_cast<int>(mass.size()); }
-  int bond_count() const { return static_cast<int>(bond_kind.size()); }
+  int body_count() const { return bodies.count(); }
+  int bond_count() const { return bonds.count(); }
 
   /// Rebuilds the body-to-bond-end adjacency and sizes all scratch arrays.
   void build_topology();
   /// Fills bond_mass_behind from the masses and the hard bonds (world_joint_loads.cpp).
   void find_mass_behind_joints();
-  /// Raw-pointer views for the kernels.
-  BodyArrays body_arrays();
-  BondArrays bond_arrays();
   HardBondSettings hard_settings() const;
 
   /// Appends one bond between material points (body < 0: world point).

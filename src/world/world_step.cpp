@@ -37,14 +37,14 @@ const char* joint_kind_name(JointKind kind) {
 /// refused with the joint it belongs to.
 void check_bond_kinds_for_avbd(const WorldImpl& w) {
   for (int i = 0; i < w.bond_count(); ++i) {
-    const bool live = w.end_body[2 * i] >= 0 || w.end_body[2 * i + 1] >= 0;
-    if (!live || avbd_supports(w.bond_kind[i])) continue;
+    const bool live = w.bonds.end_body[2 * i] >= 0 || w.bonds.end_body[2 * i + 1] >= 0;
+    if (!live || avbd_supports(w.bonds.kind[i])) continue;
     std::string owner = "bond " + std::to_string(i);
     for (std::size_t j = 0; j < w.joint_first_bond.size(); ++j)
       if (i >= w.joint_first_bond[j] && i < w.joint_first_bond[j] + w.joint_bond_count[j])
         owner = std::string(joint_kind_name(w.joint_kind[j])) + " " + std::to_string(j);
     throw Error("solver avbd: " + owner + " uses bond kind " +
-                std::to_string(static_cast<int>(w.bond_kind[i])) +
+                std::to_string(static_cast<int>(w.bonds.kind[i])) +
                 ", which AVBD does not support (it solves springs and point, line and distance "
                 "bonds; joint limits and drives need solver pabd)");
   }
@@ -54,8 +54,8 @@ void check_bond_kinds_for_avbd(const WorldImpl& w) {
 
 StepContext WorldImpl::step_context() {
   StepContext ctx;
-  ctx.bodies = body_arrays();
-  ctx.bonds = bond_arrays();
+  ctx.bodies = bodies.view();
+  ctx.bonds = bonds.view();
   if (settings.collisions) {
     ctx.detector = &contacts;
     ctx.detect_input = contact_input();
@@ -87,7 +87,7 @@ StepResult WorldImpl::step() {
   StepResult result;
   if (settings.solver == SolverKind::Avbd) {
     const double reject_ms = reject_contacts_for_avbd();  // world_contacts.cpp
-    if (!colouring_is_current(colouring, body_count(), end_body.data(), bond_count()))
+    if (!colouring_is_current(colouring, body_count(), bonds.end_body.data(), bond_count()))
       check_bond_kinds_for_avbd(*this);
     StepContext ctx = step_context();
     ctx.detector = nullptr;  // the baseline has no contacts
@@ -108,14 +108,14 @@ StepResult WorldImpl::step() {
 
 double WorldImpl::variational_energy() {
   if (topology_dirty) build_topology();
-  const BodyArrays bodies = body_arrays();
-  const BondArrays bonds = bond_arrays();
+  const BodyArrays body_view = bodies.view();
+  const BondArrays bond_view = bonds.view();
   // Serial, fixed order: a diagnostic, not a hot path.
   double e = 0;
-  for (int i = 0; i < bodies.count; ++i) e += inertial_energy_kernel(bodies, i, settings.dt);
-  for (int i = 0; i < bonds.count; ++i) e += bond_energy_kernel(bodies, bonds, i);
+  for (int i = 0; i < body_view.count; ++i) e += inertial_energy_kernel(body_view, i, settings.dt);
+  for (int i = 0; i < bond_view.count; ++i) e += bond_energy_kernel(body_view, bond_view, i);
   const ContactArrays contact = contacts.arrays();
-  for (int i = 0; i < contact.count; ++i) e += contact_energy_kernel(bodies, contact, i);
+  for (int i = 0; i < contact.count; ++i) e += contact_energy_kernel(body_view, contact, i);
   return e;
 }
 
