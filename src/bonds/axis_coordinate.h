@@ -156,13 +156,4 @@ PABD_HD BondEndPair coordinate_weights(Real c, const AxisMeasure& m, Vec3 ya, Ve
   return out;
 }
 
-/// An explicit force f on the coordinate (f > 0 raises it), no weight: the
-/// part of an energy that is linear in the coordinate (a saturated drive).
-PABD_HD BondEndPair coordinate_force(Real f, const AxisMeasure& m, Real h2) {
-  BondEndPair out;
-  out.pull_a = (-h2 * f) * m.dir_a;
-  out.pull_b = (h2 * f) * m.dir_b;
-  return out;
-}
-
 }  // namespace pabd

@@ -47,6 +47,12 @@ PABD_HD int narrowphase_rank(ShapeType type) {
 }
 
 /// Manifold of a pair with narrowphase_rank(a) <= narrowphase_rank(b) (world points only).
+///
+/// Every switch names every ShapeType and has no default: a new shape type
+/// that is not dispatched here fails to compile (-Wswitch, -Werror) instead of
+/// colliding as some other shape. The pairs a switch cannot see (b ranked
+/// below a: collide_convex_world swaps them; composite shapes: split first by
+/// collide_shape_pairs) give an empty manifold.
 PABD_HD ContactManifold collide_ranked(const ShapeDef& a, const ShapePose& pa, const ShapeDef& b,
                                        const ShapePose& pb, Real margin) {
   const Vec3 half_b = Real(0.5) * b.size;
@@ -55,38 +61,87 @@ PABD_HD ContactManifold collide_ranked(const ShapeDef& a, const ShapePose& pa, c
       // The body-frame plane n . x = offset carried to the world.
       const Vec3 n = pa.rotation * a.normal;
       const Real d = a.offset + dot(n, pa.position);
-      if (b.type == ShapeType::Sphere)
-        return collide_plane_sphere(n, d, pb.position, b.radius, margin);
-      if (b.type == ShapeType::Capsule)
-        return collide_plane_capsule(n, d, b.radius, b.half_height, pb, margin);
-      if (b.type == ShapeType::Box) return collide_plane_box(n, d, half_b, pb, margin);
-      if (b.type == ShapeType::ConvexHull)
-        return collide_plane_hull(n, d, hull_view(b), pb, margin);
-      return ContactManifold{};  // plane-plane
+      switch (b.type) {
+        case ShapeType::Sphere:
+          return collide_plane_sphere(n, d, pb.position, b.radius, margin);
+        case ShapeType::Capsule:
+          return collide_plane_capsule(n, d, b.radius, b.half_height, pb, margin);
+        case ShapeType::Box:
+          return collide_plane_box(n, d, half_b, pb, margin);
+        case ShapeType::ConvexHull:
+          return collide_plane_hull(n, d, hull_view(b), pb, margin);
+        case ShapeType::Plane:  // planes are static: they never collide
+        case ShapeType::Compound:
+        case ShapeType::HeightField:
+        case ShapeType::TriangleMesh:
+          return ContactManifold{};
+      }
+      return ContactManifold{};
     }
     case ShapeType::Sphere:
-      if (b.type == ShapeType::Sphere)
-        return collide_sphere_sphere(pa.position, a.radius, pb.position, b.radius, margin);
-      if (b.type == ShapeType::Capsule)
-        return collide_sphere_capsule(pa.position, a.radius, b.radius, b.half_height, pb, margin);
-      if (b.type == ShapeType::ConvexHull)
-        return collide_sphere_hull(pa.position, a.radius, hull_view(b), pb, margin);
-      return collide_sphere_box(pa.position, a.radius, half_b, pb, margin);
+      switch (b.type) {
+        case ShapeType::Sphere:
+          return collide_sphere_sphere(pa.position, a.radius, pb.position, b.radius, margin);
+        case ShapeType::Capsule:
+          return collide_sphere_capsule(pa.position, a.radius, b.radius, b.half_height, pb, margin);
+        case ShapeType::Box:
+          return collide_sphere_box(pa.position, a.radius, half_b, pb, margin);
+        case ShapeType::ConvexHull:
+          return collide_sphere_hull(pa.position, a.radius, hull_view(b), pb, margin);
+        case ShapeType::Plane:
+        case ShapeType::Compound:
+        case ShapeType::HeightField:
+        case ShapeType::TriangleMesh:
+          return ContactManifold{};
+      }
+      return ContactManifold{};
     case ShapeType::Capsule:
-      if (b.type == ShapeType::Capsule)
-        return collide_capsule_capsule(a.radius, a.half_height, pa, b.radius, b.half_height, pb,
-                                       margin);
-      if (b.type == ShapeType::ConvexHull)
-        return collide_capsule_hull(a.radius, a.half_height, pa, hull_view(b), pb, margin);
-      return collide_capsule_box(a.radius, a.half_height, pa, half_b, pb, margin);
+      switch (b.type) {
+        case ShapeType::Capsule:
+          return collide_capsule_capsule(a.radius, a.half_height, pa, b.radius, b.half_height, pb,
+                                         margin);
+        case ShapeType::Box:
+          return collide_capsule_box(a.radius, a.half_height, pa, half_b, pb, margin);
+        case ShapeType::ConvexHull:
+          return collide_capsule_hull(a.radius, a.half_height, pa, hull_view(b), pb, margin);
+        case ShapeType::Plane:
+        case ShapeType::Sphere:
+        case ShapeType::Compound:
+        case ShapeType::HeightField:
+        case ShapeType::TriangleMesh:
+          return ContactManifold{};
+      }
+      return ContactManifold{};
     case ShapeType::Box:
-      if (b.type == ShapeType::ConvexHull)
-        return collide_box_hull(Real(0.5) * a.size, pa, hull_view(b), pb, margin);
-      return collide_box_box(Real(0.5) * a.size, pa, half_b, pb, margin);
+      switch (b.type) {
+        case ShapeType::Box:
+          return collide_box_box(Real(0.5) * a.size, pa, half_b, pb, margin);
+        case ShapeType::ConvexHull:
+          return collide_box_hull(Real(0.5) * a.size, pa, hull_view(b), pb, margin);
+        case ShapeType::Plane:
+        case ShapeType::Sphere:
+        case ShapeType::Capsule:
+        case ShapeType::Compound:
+        case ShapeType::HeightField:
+        case ShapeType::TriangleMesh:
+          return ContactManifold{};
+      }
+      return ContactManifold{};
     case ShapeType::ConvexHull:
-      if (b.type == ShapeType::Box)
-        return collide_hull_box(hull_view(a), pa, Real(0.5) * b.size, pb, margin);
-      return collide_hull_hull(hull_view(a), pa, hull_view(b), pb, margin);
+      switch (b.type) {
+        case ShapeType::Box:
+          return collide_hull_box(hull_view(a), pa, Real(0.5) * b.size, pb, margin);
+        case ShapeType::ConvexHull:
+          return collide_hull_hull(hull_view(a), pa, hull_view(b), pb, margin);
+        case ShapeType::Plane:
+        case ShapeType::Sphere:
+        case ShapeType::Capsule:
+        case ShapeType::Compound:
+        case ShapeType::HeightField:
+        case ShapeType::TriangleMesh:
+          return ContactManifold{};
+      }
+      return ContactManifold{};
     case ShapeType::Compound:  // split into parts by collide_composite
     case ShapeType::HeightField:
     case ShapeType::TriangleMesh:

@@ -376,9 +376,13 @@ PABD_HD_NOINLINE ContactManifold collide_triangle_convex(const WorldTriangle& t,
     }
     case ShapeType::ConvexHull:
       return collide_triangle_polytope(t, PlacedPolytope{&hull_view(s), pose}, margin);
-    default:
+    case ShapeType::Plane:  // not convex parts: never handed to a triangle
+    case ShapeType::Compound:
+    case ShapeType::HeightField:
+    case ShapeType::TriangleMesh:
       return ContactManifold{};
   }
+  return ContactManifold{};
 }
 
 // Merging the triangles' manifolds -------------------------------------------------

@@ -79,15 +79,11 @@ class ContactDetector {
   Real separation(int k) const { return cur_.separation[k]; }
   /// Feature id of contact k (contact_manifold.h).
   std::uint32_t feature(int k) const { return cur_.feature[k]; }
-  /// Candidate pairs of the last detection (body pairs + plane pairs).
-  int candidate_count() const { return cur_.pairs; }
   /// Stage times of the last detection [ms].
   struct Timings {
     double broadphase = 0, narrowphase = 0, setup = 0, load = 0;
   };
   const Timings& timings() const { return timings_; }
-  /// Broadphase stage times of the last detection.
-  const BroadphaseTimings& broadphase_timings() const { return broadphase_.last_timings(); }
 
  private:
   /// One step's contacts, and its candidates' keys and contact ranges for matching.

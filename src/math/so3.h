@@ -28,31 +28,6 @@ PABD_HD Vec3 quat_log(Quat q) {
   return {k * q.x, k * q.y, k * q.z};
 }
 
-/// Unit quaternion of a proper rotation matrix (Shepperd's method: divide by
-/// the largest of the four candidates so it stays accurate for any angle).
-PABD_HD Quat quat_from_matrix(const Mat3& r) {
-  const Real tr = r.m[0][0] + r.m[1][1] + r.m[2][2];
-  Quat q;
-  if (tr >= r.m[0][0] && tr >= r.m[1][1] && tr >= r.m[2][2]) {
-    const Real s = std::sqrt(Real(1) + tr) * Real(2);
-    q = {Real(0.25) * s, (r.m[2][1] - r.m[1][2]) / s, (r.m[0][2] - r.m[2][0]) / s,
-         (r.m[1][0] - r.m[0][1]) / s};
-  } else if (r.m[0][0] >= r.m[1][1] && r.m[0][0] >= r.m[2][2]) {
-    const Real s = std::sqrt(Real(1) + r.m[0][0] - r.m[1][1] - r.m[2][2]) * Real(2);
-    q = {(r.m[2][1] - r.m[1][2]) / s, Real(0.25) * s, (r.m[0][1] + r.m[1][0]) / s,
-         (r.m[0][2] + r.m[2][0]) / s};
-  } else if (r.m[1][1] >= r.m[2][2]) {
-    const Real s = std::sqrt(Real(1) + r.m[1][1] - r.m[0][0] - r.m[2][2]) * Real(2);
-    q = {(r.m[0][2] - r.m[2][0]) / s, (r.m[0][1] + r.m[1][0]) / s, Real(0.25) * s,
-         (r.m[1][2] + r.m[2][1]) / s};
-  } else {
-    const Real s = std::sqrt(Real(1) + r.m[2][2] - r.m[0][0] - r.m[1][1]) * Real(2);
-    q = {(r.m[1][0] - r.m[0][1]) / s, (r.m[0][2] + r.m[2][0]) / s, (r.m[1][2] + r.m[2][1]) / s,
-         Real(0.25) * s};
-  }
-  return normalized(q);
-}
-
 /// The quaternion among {q, -q} closest to `reference` (keeps a trajectory continuous).
 PABD_HD Quat same_hemisphere(Quat q, Quat reference) {
   const Real d = q.w * reference.w + q.x * reference.x + q.y * reference.y + q.z * reference.z;

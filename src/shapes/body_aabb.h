@@ -113,9 +113,14 @@ PABD_HD Aabb shape_aabb(const ShapeDef& s, Vec3 c, const Mat3& r) {
       return local_box_to_world(height_field_bounds(height_field_view(s)), c, r);
     case ShapeType::TriangleMesh:
       return local_box_to_world(mesh_view(s).node[0].box, c, r);
-    default:
+    case ShapeType::Plane:
+    case ShapeType::Box:
+    case ShapeType::Sphere:
+    case ShapeType::Capsule:
+    case ShapeType::ConvexHull:
       return convex_shape_aabb(s, c, r);
   }
+  return convex_shape_aabb(s, c, r);
 }
 
 /// Distance from the centre of mass to the farthest point of the part of the

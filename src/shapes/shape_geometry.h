@@ -181,15 +181,6 @@ PABD_HD Vec3 closest_on_box(Vec3 half, Vec3 p) {
           clamp_real(p.z, -half.z, half.z)};
 }
 
-/// Signed distance from body-frame point p to a box: > 0 outside (Euclidean
-/// distance), < 0 inside (minus the distance to the nearest face).
-PABD_HD Real box_signed_distance(Vec3 half, Vec3 p) {
-  const Vec3 q{std::fabs(p.x) - half.x, std::fabs(p.y) - half.y, std::fabs(p.z) - half.z};
-  const Vec3 outside{q.x > 0 ? q.x : 0, q.y > 0 ? q.y : 0, q.z > 0 ? q.z : 0};
-  const Real inside = std::fmin(std::fmax(q.x, std::fmax(q.y, q.z)), Real(0));
-  return length(outside) + inside;
-}
-
 /// Whether body-frame segment [p0, p1] meets the box (slab clipping).
 PABD_HD bool segment_meets_box(Vec3 half, Vec3 p0, Vec3 p1) {
   Real t0 = 0, t1 = 1;
