@@ -15,6 +15,8 @@ scripts/install-deps.sh
 if [ $quick -eq 0 ]; then
   echo "== clang-format check"
   git ls-files '*.cpp' '*.h' '*.cu' | xargs clang-format --dry-run --Werror
+  echo "== layering: no folder of src/ includes another that includes it back"
+  python3 scripts/folder_graph.py >/dev/null || python3 scripts/folder_graph.py
 fi
 
 echo "== Release build and tests"
