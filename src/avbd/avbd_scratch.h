@@ -1,6 +1,6 @@
 // State the AVBD baseline keeps beside the world's body and bond arrays
 // (docs/avbd.md, "Stabilization and the initial guess"): what PABD's step has no
-// use for. Sized in step_avbd() when the body or bond count changes, so a warm
+// use for. Sized in avbd_step() when the body or bond count changes, so a warm
 // step allocates nothing; the kernels see raw pointers (AvbdStabilizerView,
 // avbd_bond_terms.h).
 #pragma once

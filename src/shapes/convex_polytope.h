@@ -1,7 +1,7 @@
 // Convex polytopes as the narrowphase sees them: a ConvexHullView is a few
 // raw-pointer arrays (vertices; faces as counter-clockwise vertex loops with
 // their edges; edges as vertex pairs), so the same kernels read a hull built
-// on the host (src/body/convex_hull.*) or a copy in device memory. A box is a
+// on the host (src/shapes/convex_hull.*) or a copy in device memory. A box is a
 // polytope too (BoxPolytope, built on the stack with the box numbering of
 // shape_geometry.h), so box-hull reuses the hull-hull code.
 //
