@@ -92,8 +92,8 @@ AxisDriveMode bond_mode(DriveMode mode) {
 
 void add_joint_axis(WorldImpl& w, int joint, bool hinge, Vec3 anchor, Vec3 axis, Real lever,
                     Real stiffness, const JointLimits& limits, const JointDrive& drive) {
-  JointAxis& f = w.joint_axis[joint];
-  const int bond = w.joint_first_bond[joint];
+  JointAxis& f = w.joints.axis[joint];
+  const int bond = w.joints.first_bond[joint];
   f.used = true;
   f.hinge = hinge;
   f.body_a = w.bonds.end_body[2 * bond];
@@ -118,7 +118,7 @@ void add_joint_axis(WorldImpl& w, int joint, bool hinge, Vec3 anchor, Vec3 axis,
 }
 
 void set_joint_axis_drive(WorldImpl& w, int joint, const JointDrive& drive) {
-  JointAxis& f = w.joint_axis[joint];
+  JointAxis& f = w.joints.axis[joint];
   if (f.drive_bond < 0) {
     if (drive.mode == DriveMode::Off) return;
     f.drive_bond = add_axis_bonds(w, f, true, coordinate_now(w, f));
@@ -144,7 +144,7 @@ void set_joint_axis_drive(WorldImpl& w, int joint, const JointDrive& drive) {
 }
 
 void read_joint_axis(const WorldImpl& w, int joint, JointInfo& info) {
-  const JointAxis& f = w.joint_axis[joint];
+  const JointAxis& f = w.joints.axis[joint];
   if (!f.used) return;
   info.coordinate = coordinate_now(w, f);
   // The kernels' views, only read here (they carry non-const pointers for the step).
@@ -162,7 +162,7 @@ void read_joint_axis(const WorldImpl& w, int joint, JointInfo& info) {
 }
 
 void detach_joint_axis(WorldImpl& w, int joint) {
-  JointAxis& f = w.joint_axis[joint];
+  JointAxis& f = w.joints.axis[joint];
   for (int first : {f.limit_bond, f.drive_bond}) {
     for (int i = first; first >= 0 && i < first + bonds_per_axis(f); ++i) {
       w.bonds.end_body[2 * i] = w.bonds.end_body[2 * i + 1] = -1;

@@ -159,18 +159,18 @@ BodyId World::add_body(const BodyDef& def_in) {
 namespace {
 
 JointId add_joint(WorldImpl& w, JointKind kind, int first_bond, int count) {
-  w.joint_first_bond.push_back(first_bond);
-  w.joint_bond_count.push_back(count);
-  w.joint_kind.push_back(kind);
-  w.joint_generation.push_back(kGeneration);
-  w.joint_alive.push_back(1);
-  w.joint_axis.push_back(JointAxis{});
-  return JointId{static_cast<std::uint32_t>(w.joint_first_bond.size() - 1), kGeneration};
+  w.joints.first_bond.push_back(first_bond);
+  w.joints.bond_count.push_back(count);
+  w.joints.kind.push_back(kind);
+  w.joints.generation.push_back(kGeneration);
+  w.joints.alive.push_back(1);
+  w.joints.axis.push_back(JointAxis{});
+  return JointId{static_cast<std::uint32_t>(w.joints.first_bond.size() - 1), kGeneration};
 }
 
 int check_joint(const WorldImpl& w, JointId id, const char* what) {
-  if (id.index >= w.joint_first_bond.size() || !w.joint_alive[id.index] ||
-      id.generation != w.joint_generation[id.index])
+  if (id.index >= w.joints.first_bond.size() || !w.joints.alive[id.index] ||
+      id.generation != w.joints.generation[id.index])
     throw Error(std::string(what) + ": invalid or removed joint handle (index " +
                 std::to_string(id.index) + ")");
   return static_cast<int>(id.index);
@@ -323,7 +323,7 @@ void World::set_world_anchor(JointId id, Vec3 anchor) {
   const int j = check_joint(w, id, "set_world_anchor");
   if (!finite(anchor)) throw Error("set_world_anchor: anchor: expected finite numbers");
   bool moved = false;
-  for (int bond = w.joint_first_bond[j]; bond < w.joint_first_bond[j] + w.joint_bond_count[j];
+  for (int bond = w.joints.first_bond[j]; bond < w.joints.first_bond[j] + w.joints.bond_count[j];
        ++bond) {
     for (int e = 2 * bond; e < 2 * bond + 2; ++e) {
       if (w.bonds.end_body[e] < 0) {
@@ -339,21 +339,21 @@ void World::remove_joint(JointId id) {
   WorldImpl& w = *impl_;
   const int j = check_joint(w, id, "remove_joint");
   // Detach both ends from their bodies: no body gathers the bonds any more.
-  for (int bond = w.joint_first_bond[j]; bond < w.joint_first_bond[j] + w.joint_bond_count[j];
+  for (int bond = w.joints.first_bond[j]; bond < w.joints.first_bond[j] + w.joints.bond_count[j];
        ++bond) {
     w.bonds.end_body[2 * bond] = w.bonds.end_body[2 * bond + 1] = -1;
     w.bonds.hard[bond] = 0;
   }
   detach_joint_axis(w, j);  // a hinge's or slider's limit and drive bonds
-  w.joint_alive[j] = 0;
-  ++w.joint_generation[j];
+  w.joints.alive[j] = 0;
+  ++w.joints.generation[j];
   w.topology_dirty = true;
 }
 
 void World::set_joint_drive(JointId id, const JointDrive& drive) {
   WorldImpl& w = *impl_;
   const int j = check_joint(w, id, "set_joint_drive");
-  if (!w.joint_axis[j].used)
+  if (!w.joints.axis[j].used)
     throw Error("set_joint_drive: expected a hinge or slider joint (index " + std::to_string(j) +
                 ")");
   validate_joint_drive(drive, "set_joint_drive");
@@ -363,30 +363,30 @@ void World::set_joint_drive(JointId id, const JointDrive& drive) {
 StepResult World::step() { return impl_->step(); }
 
 int World::body_count() const { return impl_->body_count(); }
-int World::joint_count() const { return static_cast<int>(impl_->joint_first_bond.size()); }
+int World::joint_count() const { return static_cast<int>(impl_->joints.first_bond.size()); }
 
 JointId World::joint_at(int index) const {
   if (index < 0 || index >= joint_count())
     throw Error("joint_at: index " + std::to_string(index) + " out of range");
-  return JointId{static_cast<std::uint32_t>(index), impl_->joint_generation[index]};
+  return JointId{static_cast<std::uint32_t>(index), impl_->joints.generation[index]};
 }
 
 bool World::is_valid(JointId id) const {
   const WorldImpl& w = *impl_;
-  return id.index < w.joint_first_bond.size() && w.joint_alive[id.index] &&
-         id.generation == w.joint_generation[id.index];
+  return id.index < w.joints.first_bond.size() && w.joints.alive[id.index] &&
+         id.generation == w.joints.generation[id.index];
 }
 
 JointInfo World::joint_info(JointId id) const {
   const WorldImpl& w = *impl_;
   const int j = check_joint(w, id, "joint_info");
-  const int bond = w.joint_first_bond[j];
+  const int bond = w.joints.first_bond[j];
   const int a = w.bonds.end_body[2 * bond], b = w.bonds.end_body[2 * bond + 1];
   auto world_of = [&w](int body, Vec3 x) {
     return body < 0 ? x : w.bodies.affine[body] * x + w.bodies.position[body];
   };
   JointInfo info;
-  info.kind = w.joint_kind[j];
+  info.kind = w.joints.kind[j];
   info.body_a = handle_of(a);
   info.body_b = handle_of(b);
   info.world_a = world_of(a, w.bonds.end_local[2 * bond]);

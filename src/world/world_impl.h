@@ -14,27 +14,9 @@
 #include "pabd/world.h"
 #include "solver/colouring.h"
 #include "solver/step_context.h"
+#include "world/joint_table.h"
 
 namespace pabd {
-
-/// A hinge's or slider's axis, fixed at creation, as its limit and drive bonds
-/// (src/world/joint_axes.cpp) need it.
-struct JointAxis {
-  bool used = false;    ///< true for hinges and sliders
-  bool hinge = false;   ///< a hinge (angle) or a slider (travel)
-  int body_a = -1;      ///< first end's body, -1 = world
-  int body_b = -1;      ///< second end's body, -1 = world
-  Vec3 axis_a;          ///< unit axis, body_a's frame (world if body_a < 0)
-  Vec3 pivot_a;         ///< the anchor, body_a's frame
-  Vec3 pivot_b;         ///< the anchor, body_b's frame
-  Vec3 radial_a;        ///< hinge: a unit direction across the axis, body_a's frame
-  Vec3 radial_b;        ///< the same direction, body_b's frame
-  Real lever = 1;       ///< hinge: reference points' distance from the axis [m]
-  bool hard = true;     ///< the joint is hard, so are its limits
-  Real stiffness = 0;   ///< the joint's bond stiffness when soft [N/m]
-  int limit_bond = -1;  ///< first limit bond (a hinge has two, a slider one), -1 = none
-  int drive_bond = -1;  ///< first drive bond (as many), -1 = none
-};
 
 class WorldImpl {
  public:
@@ -59,13 +41,7 @@ class WorldImpl {
   /// Some hard point bond holds more than its own bodies (joint_carries_load).
   bool any_loaded_joint = false;
 
-  // Joints: each joint owns bonds [joint_first_bond, +joint_bond_count).
-  std::vector<int> joint_first_bond;
-  std::vector<int> joint_bond_count;
-  std::vector<JointKind> joint_kind;
-  std::vector<std::uint32_t> joint_generation;  ///< bumped when a joint is removed
-  std::vector<std::uint8_t> joint_alive;
-  std::vector<JointAxis> joint_axis;  ///< hinges and sliders: axis, limit and drive bonds
+  JointTable joints;  ///< each joint's bonds, kind, handle generation, axis (joint_table.h)
 
   /// True when bodies or bonds were added since the adjacency was built.
   bool topology_dirty = true;

@@ -40,9 +40,9 @@ void check_bond_kinds_for_avbd(const WorldImpl& w) {
     const bool live = w.bonds.end_body[2 * i] >= 0 || w.bonds.end_body[2 * i + 1] >= 0;
     if (!live || avbd_supports(w.bonds.kind[i])) continue;
     std::string owner = "bond " + std::to_string(i);
-    for (std::size_t j = 0; j < w.joint_first_bond.size(); ++j)
-      if (i >= w.joint_first_bond[j] && i < w.joint_first_bond[j] + w.joint_bond_count[j])
-        owner = std::string(joint_kind_name(w.joint_kind[j])) + " " + std::to_string(j);
+    for (std::size_t j = 0; j < w.joints.first_bond.size(); ++j)
+      if (i >= w.joints.first_bond[j] && i < w.joints.first_bond[j] + w.joints.bond_count[j])
+        owner = std::string(joint_kind_name(w.joints.kind[j])) + " " + std::to_string(j);
     throw Error("solver avbd: " + owner + " uses bond kind " +
                 std::to_string(static_cast<int>(w.bonds.kind[i])) +
                 ", which AVBD does not support (it solves springs and point, line and distance "
