@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <variant>
 #include <vector>
 
 #include "avbd/avbd_kernels.h"
@@ -736,7 +737,7 @@ AvbdChainRun run_avbd_chain(AvbdStabilization mode, int iterations, bool hanging
     for (std::size_t i = 0; i < s.bodies.size(); ++i) {
       s.bodies[i].position = {0, 10 - 0.5 * (double(i) + 0.5), 0};
       s.bodies[i].orientation = {std::sqrt(0.5), 0, 0, -std::sqrt(0.5)};  // long side down
-      s.joints[i].anchor = {0, 10 - 0.5 * double(i), 0};
+      std::get<SphericalJointDef>(s.joints[i].def).anchor = {0, 10 - 0.5 * double(i), 0};
     }
   WorldDef wd = s.settings;
   wd.solver = SolverKind::Avbd;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "pabd/scene.h"
@@ -62,7 +63,7 @@ Scene horizontal_chain() {
   for (std::size_t i = 0; i < s.bodies.size(); ++i) {
     s.bodies[i].position = {kLink * (double(i) + 0.5), 10, 0};
     s.bodies[i].orientation = {1, 0, 0, 0};
-    s.joints[i].anchor = {kLink * double(i), 10, 0};
+    std::get<SphericalJointDef>(s.joints[i].def).anchor = {kLink * double(i), 10, 0};
   }
   return s;
 }
@@ -73,7 +74,7 @@ Scene hanging_chain() {
   for (std::size_t i = 0; i < s.bodies.size(); ++i) {
     s.bodies[i].position = {0, 10 - kLink * (double(i) + 0.5), 0};
     s.bodies[i].orientation = {std::sqrt(0.5), 0, 0, -std::sqrt(0.5)};  // long side down
-    s.joints[i].anchor = {0, 10 - kLink * double(i), 0};
+    std::get<SphericalJointDef>(s.joints[i].def).anchor = {0, 10 - kLink * double(i), 0};
   }
   return s;
 }
@@ -189,7 +190,7 @@ TEST(Acceleration, RelaxationRemovesTheJacobiDoubleCorrection) {
   // sweeps overshoot and the error falls only ~7% per iteration. Relaxing
   // the iterate by 0.7 damps that swap mode.
   Scene s = load_scene(kScenes + "spring_pair.json");
-  s.joints[0].stiffness = 1e5;
+  std::get<SpringDef>(s.joints[0].def).stiffness = 1e5;
   WorldDef plain = s.settings;
   plain.iteration_order = IterationOrder::Jacobi;  // the order this is about
   WorldDef relaxed = plain;
@@ -229,9 +230,9 @@ TEST(Colored, ReachesTheSameStepSolutionAsJacobi) {
   // must end the step in the same state. 1e-9 m is far above round-off and
   // far below any difference in the minimiser.
   Scene s = load_scene(kScenes + "spring_net.json");
-  std::vector<JointDesc> soft;
-  for (const JointDesc& j : s.joints)
-    if (j.type == JointType::Spring) soft.push_back(j);
+  std::vector<SceneJoint> soft;
+  for (const SceneJoint& j : s.joints)
+    if (j.kind() == JointKind::Spring) soft.push_back(j);
   s.joints = soft;
   WorldDef jd = s.settings, cd = s.settings;
   jd.iterations = cd.iterations = 400;

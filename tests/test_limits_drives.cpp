@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <numbers>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "pabd/scene.h"
@@ -556,14 +557,14 @@ TEST(LimitsDrivesScene, EveryFormParsesAndBuilds) {
                               kFile);
   ASSERT_EQ(s.joints.size(), 4u);
   // Values are copied from decimal text: exact equality, except the degree conversion.
-  const JointDesc& h0 = s.joints[0];
+  const auto& h0 = std::get<HingeJointDef>(s.joints[0].def);
   EXPECT_TRUE(h0.limits.enabled);
   EXPECT_EQ(h0.limits.lower, -0.5);
   EXPECT_EQ(h0.limits.upper, 1.5);
   EXPECT_EQ(h0.drive.mode, DriveMode::Velocity);
   EXPECT_EQ(h0.drive.target, 2.0);
   EXPECT_EQ(h0.drive.max_force, 30.0);
-  const JointDesc& h1 = s.joints[1];
+  const auto& h1 = std::get<HingeJointDef>(s.joints[1].def);
   EXPECT_NEAR(h1.limits.lower, -kPi / 2, 1e-15);  // one rounding in the product
   EXPECT_NEAR(h1.limits.upper, kPi / 4, 1e-15);
   EXPECT_EQ(h1.drive.mode, DriveMode::Position);
@@ -571,15 +572,16 @@ TEST(LimitsDrivesScene, EveryFormParsesAndBuilds) {
   EXPECT_EQ(h1.drive.stiffness, 100.0);
   EXPECT_EQ(h1.drive.damping, 5.0);
   EXPECT_TRUE(std::isinf(h1.drive.max_force));  // absent: unbounded
-  const JointDesc& s2 = s.joints[2];
+  const auto& s2 = std::get<SliderJointDef>(s.joints[2].def);
   EXPECT_EQ(s2.limits.upper, 2.0);
   EXPECT_EQ(s2.drive.target, 0.1);  // the offset
   EXPECT_EQ(s2.drive.amplitude, 0.2);
   EXPECT_EQ(s2.drive.frequency, 1.5);
   EXPECT_EQ(s2.drive.phase, 0.3);
   EXPECT_EQ(s2.drive.max_force, 50.0);
-  EXPECT_EQ(s.joints[3].drive.mode, DriveMode::Velocity);
-  EXPECT_FALSE(s.joints[3].limits.enabled);
+  const auto& s3 = std::get<SliderJointDef>(s.joints[3].def);
+  EXPECT_EQ(s3.drive.mode, DriveMode::Velocity);
+  EXPECT_FALSE(s3.limits.enabled);
 
   World world = build_world(s, s.settings);
   ASSERT_EQ(world.joint_count(), 4);
@@ -663,8 +665,9 @@ TEST(WindmillScene, TurnsAtItsDriveSpeedWithBladesAttached) {
   double target = 0;
   int driven = -1;
   for (std::size_t j = 0; j < s.joints.size(); ++j)
-    if (s.joints[j].drive.mode == DriveMode::Velocity) {
-      target = s.joints[j].drive.target;
+    if (const auto* hinge = std::get_if<HingeJointDef>(&s.joints[j].def);
+        hinge && hinge->drive.mode == DriveMode::Velocity) {
+      target = hinge->drive.target;
       driven = static_cast<int>(j);
     }
   ASSERT_GE(driven, 0);

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <numbers>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "pabd/scene.h"
@@ -345,7 +346,8 @@ struct SweepFigures {
 /// Runs windmill_piles for `steps` steps with the hub's drive at `speed` rad/s.
 SweepFigures sweep(int steps, Real speed) {
   Scene s = load_scene(scene_path("windmill_piles.json"));
-  s.joints[0].drive.target = speed;  // the hub's hinge, the scene's first joint
+  std::get<HingeJointDef>(s.joints[0].def).drive.target =
+      speed;  // the hub's hinge, the scene's first joint
   WorldDef settings = s.settings;
   settings.threads = 1;  // results do not depend on it (determinism); timing does, on a shared box
   World world = build_world(s, settings);
@@ -425,7 +427,7 @@ TEST(SceneArrays, GearsTurnAtTheToothRatio) {
   const Scene s = load_scene(scene_path("gears.json"));
   World world = build_world(s, s.settings);
   const BodyId driven = world.find_body("driven"), free = world.find_body("free");
-  const Real speed = s.joints[0].drive.target;
+  const Real speed = std::get<HingeJointDef>(s.joints[0].def).drive.target;
   ASSERT_EQ(speed, 1.0);
   const Real ratio = -Real(n_driven) / n_free;
   // Both start at the identity; angles unwrapped step by step (a step turns them

@@ -4,7 +4,10 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "pabd/scene.h"
@@ -85,21 +88,21 @@ TEST(SceneParse, ValidSceneFillsEveryField) {
   EXPECT_EQ(s.bodies[3].name, "3");  // unnamed: its index, so joints can refer to it
 
   ASSERT_EQ(s.joints.size(), 5u);
-  EXPECT_EQ(s.joints[0].type, JointType::Spherical);
+  const auto& j0 = std::get<SphericalJointDef>(s.joints[0].def);
   EXPECT_EQ(s.joints[0].body_a, "world");
-  EXPECT_EQ(s.joints[0].anchor.y, 4.0);
-  EXPECT_EQ(s.joints[0].stiffness, 100.0);
+  EXPECT_EQ(j0.anchor.y, 4.0);
+  EXPECT_EQ(j0.stiffness, 100.0);
   EXPECT_EQ(s.joints[0].json_path, "/joints/0");  // build_world's messages point here
-  EXPECT_EQ(s.joints[1].type, JointType::Hinge);
-  EXPECT_EQ(s.joints[1].axis.z, 1.0);     // [0,0,3] normalised exactly
-  EXPECT_EQ(s.joints[1].stiffness, 0.0);  // default: a hard constraint
-  EXPECT_EQ(s.joints[2].type, JointType::Slider);
+  const auto& j1 = std::get<HingeJointDef>(s.joints[1].def);
+  EXPECT_EQ(j1.axis.z, 1.0);     // [0,0,3] normalised exactly
+  EXPECT_EQ(j1.stiffness, 0.0);  // default: a hard constraint
+  EXPECT_EQ(s.joints[2].kind(), JointKind::Slider);
   EXPECT_EQ(s.joints[2].body_b, "3");
-  EXPECT_EQ(s.joints[3].type, JointType::Fixed);
-  EXPECT_EQ(s.joints[4].type, JointType::Spring);
-  EXPECT_EQ(s.joints[4].anchor_b.y, 2.5);
-  EXPECT_EQ(s.joints[4].rest_length, 1.0);
-  EXPECT_EQ(s.joints[4].stiffness, 1000.0);
+  EXPECT_EQ(s.joints[3].kind(), JointKind::Fixed);
+  const auto& j4 = std::get<SpringDef>(s.joints[4].def);
+  EXPECT_EQ(j4.anchor_b.y, 2.5);
+  EXPECT_EQ(j4.rest_length, 1.0);
+  EXPECT_EQ(j4.stiffness, 1000.0);
 }
 
 TEST(SceneParse, DefaultsAreFilledIn) {
@@ -317,7 +320,35 @@ TEST(SceneBuild, EveryJointTypeIsBuilt) {
   EXPECT_EQ(world.joint_info(world.joint_at(3)).kind, JointKind::Distance);
   EXPECT_TRUE(world.joint_info(world.joint_at(0)).hard);   // no stiffness: hard
   EXPECT_FALSE(world.joint_info(world.joint_at(2)).hard);  // a stiffness: a penalty
-  EXPECT_DOUBLE_EQ(s.joints[3].rest_length, 2.5);
+  EXPECT_DOUBLE_EQ(std::get<DistanceJointDef>(s.joints[3].def).length, 2.5);
+}
+
+TEST(SceneParse, EveryJointKindIsReadUnderItsName) {
+  // joint_kind_name is the one name of a kind: a scene joint of that type must
+  // parse into a definition of that kind, and no two kinds share a name.
+  const std::map<JointKind, std::string> entry = {
+      {JointKind::Spring,
+       R"("anchor_a": [0, 1, 0], "anchor_b": [0, 0, 0], "rest_length": 1, "stiffness": 10)"},
+      {JointKind::Spherical, R"("anchor": [0, 1, 0])"},
+      {JointKind::Hinge, R"("anchor": [0, 1, 0], "axis": [0, 0, 1])"},
+      {JointKind::Fixed, R"("anchor": [0, 1, 0])"},
+      {JointKind::Slider, R"("anchor": [0, 1, 0], "axis": [1, 0, 0])"},
+      {JointKind::Distance, R"("anchor_a": [0, 1, 0], "anchor_b": [0, 0, 0])"},
+  };
+  std::set<std::string> names;
+  for (const auto& [kind, fields] : entry) {
+    const std::string name = joint_kind_name(kind);
+    EXPECT_FALSE(name.empty());
+    EXPECT_TRUE(names.insert(name).second) << name << " names two kinds";
+    const Scene s = parse_scene(
+        joint(R"({"type": ")" + name + R"(", "body_a": "world", "body_b": "a", )" + fields + "}"),
+        kFile);
+    ASSERT_EQ(s.joints.size(), 1u);
+    EXPECT_EQ(s.joints[0].kind(), kind) << name;
+    const World world = build_world(s, s.settings);
+    EXPECT_EQ(world.joint_info(world.joint_at(0)).kind, kind) << name;
+  }
+  EXPECT_EQ(names.size(), 6u);  // every JointKind above
 }
 
 TEST(SceneParse, AugmentedLagrangianSetting) {

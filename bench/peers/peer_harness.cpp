@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 #include <unordered_map>
+#include <variant>
 
 namespace pabd::peers {
 namespace {
@@ -34,24 +35,6 @@ const char* shape_name(ShapeType t) {
       return "heightfield";
     case ShapeType::TriangleMesh:
       return "triangle_mesh";
-  }
-  return "unknown";
-}
-
-const char* joint_name(JointType t) {
-  switch (t) {
-    case JointType::Spherical:
-      return "spherical";
-    case JointType::Hinge:
-      return "hinge";
-    case JointType::Slider:
-      return "slider";
-    case JointType::Fixed:
-      return "fixed";
-    case JointType::Spring:
-      return "spring";
-    case JointType::Distance:
-      return "distance";
   }
   return "unknown";
 }
@@ -223,24 +206,26 @@ PeerScene load_peer_scene(const std::string& path, const std::string& engine) {
     index.emplace(b.name, static_cast<int>(i));
     out.bodies.push_back(std::move(b));
   }
-  for (const JointDesc& j : sc.joints) {
-    if (j.type != JointType::Spherical || j.stiffness != 0) {
+  for (const SceneJoint& j : sc.joints) {
+    const auto* spherical = std::get_if<SphericalJointDef>(&j.def);
+    if (!spherical || spherical->stiffness != 0) {
       throw Error(who + "joint " + j.json_path + ": " +
-                  (j.type == JointType::Spherical ? std::string("a soft spherical joint")
-                                                  : std::string(joint_name(j.type)) + " joint") +
+                  (spherical ? std::string("a soft spherical joint")
+                             : std::string(joint_kind_name(j.kind())) + " joint") +
                   " is not supported by the peer harness (hard spherical joints only)");
     }
+    const Vec3 anchor = spherical->anchor;
     PeerJoint pj;
-    pj.anchor = j.anchor;
+    pj.anchor = anchor;
     auto end = [&](const std::string& name, int& body, Vec3& local) {
       if (name == "world") {
         body = -1;
-        local = j.anchor;
+        local = anchor;
         return;
       }
       body = index.at(name);
       const PeerBody& b = out.bodies[static_cast<std::size_t>(body)];
-      local = rotate(conjugate(b.orientation), j.anchor - b.position);
+      local = rotate(conjugate(b.orientation), anchor - b.position);
     };
     end(j.body_a, pj.body_a, pj.local_a);
     end(j.body_b, pj.body_b, pj.local_b);

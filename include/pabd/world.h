@@ -19,6 +19,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "pabd/math.h"
@@ -333,6 +334,18 @@ struct DistanceJointDef {
   Real stiffness = 0;             ///< [N/m]; 0 = hard, > 0 = a spring of that rest length
 };
 
+/// Any joint's definition, by kind: what World::add_joint takes and a scene's
+/// joints hold (pabd/scene.h).
+using JointDef = std::variant<SpringDef, SphericalJointDef, HingeJointDef, FixedJointDef,
+                              SliderJointDef, DistanceJointDef>;
+
+/// The kind of joint a definition makes.
+JointKind joint_kind(const JointDef& def);
+
+/// A joint kind's name, as scene files write it: "spring", "spherical",
+/// "hinge", "fixed", "slider", "distance" (the one place these names live).
+const char* joint_kind_name(JointKind kind);
+
 /// State of one body.
 struct BodyState {
   Vec3 position;          ///< centre of mass [m]
@@ -412,6 +425,8 @@ class World {
   JointId add_slider_joint(const SliderJointDef& def);
   /// Adds a distance joint; throws Error on invalid input.
   JointId add_distance_joint(const DistanceJointDef& def);
+  /// Adds a joint of any kind (the add_* function of its definition's kind).
+  JointId add_joint(const JointDef& def);
 
   /// Moves the world end of a joint whose body_a or body_b is world_frame() (a
   /// mouse spring, a moving anchor); throws Error if it has no world end.

@@ -58,24 +58,6 @@ double round4(double x) {
 
 json vec3(Vec3 v) { return json::array({round6(v.x), round6(v.y), round6(v.z)}); }
 
-const char* joint_kind_name(JointKind kind) {
-  switch (kind) {
-    case JointKind::Spring:
-      return "spring";
-    case JointKind::Spherical:
-      return "spherical";
-    case JointKind::Hinge:
-      return "hinge";
-    case JointKind::Fixed:
-      return "fixed";
-    case JointKind::Slider:
-      return "slider";
-    case JointKind::Distance:
-      return "distance";
-  }
-  return "joint";
-}
-
 json flat(const std::vector<Vec3>& v);
 
 json shape_json(const ShapeDef& s) {

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <variant>
 
 #include "pabd/scene.h"
 
@@ -40,7 +41,7 @@ World build_world(const Scene& scene, const WorldDef& settings) {
   }
 
   // A name the parser did not check (a Scene built in code) is reported, not dereferenced.
-  const auto body = [&](const JointDesc& joint, const std::string& name, const char* key) {
+  const auto body = [&](const SceneJoint& joint, const std::string& name, const char* key) {
     const auto it = ids.find(name);
     if (it == ids.end())
       throw SceneError(scene.file + ": " + joint.json_path + "/" + key +
@@ -48,75 +49,17 @@ World build_world(const Scene& scene, const WorldDef& settings) {
     return it->second;
   };
 
-  for (const JointDesc& joint : scene.joints) {
+  for (const SceneJoint& joint : scene.joints) {
+    JointDef def = joint.def;
     const BodyId a = body(joint, joint.body_a, "body_a");
     const BodyId b = body(joint, joint.body_b, "body_b");
-    switch (joint.type) {
-      case JointType::Spherical: {
-        SphericalJointDef def;
-        def.body_a = a;
-        def.body_b = b;
-        def.anchor = joint.anchor;
-        def.stiffness = joint.stiffness;
-        at_path(scene, joint.json_path, [&] { return world.add_spherical_joint(def); });
-        break;
-      }
-      case JointType::Spring: {
-        SpringDef def;
-        def.body_a = a;
-        def.body_b = b;
-        def.anchor_a = joint.anchor_a;
-        def.anchor_b = joint.anchor_b;
-        def.rest_length = joint.rest_length;
-        def.stiffness = joint.stiffness;
-        at_path(scene, joint.json_path, [&] { return world.add_spring(def); });
-        break;
-      }
-      case JointType::Hinge: {
-        HingeJointDef def;
-        def.body_a = a;
-        def.body_b = b;
-        def.anchor = joint.anchor;
-        def.axis = joint.axis;
-        def.stiffness = joint.stiffness;
-        def.limits = joint.limits;
-        def.drive = joint.drive;
-        at_path(scene, joint.json_path, [&] { return world.add_hinge_joint(def); });
-        break;
-      }
-      case JointType::Fixed: {
-        FixedJointDef def;
-        def.body_a = a;
-        def.body_b = b;
-        def.anchor = joint.anchor;
-        def.stiffness = joint.stiffness;
-        at_path(scene, joint.json_path, [&] { return world.add_fixed_joint(def); });
-        break;
-      }
-      case JointType::Slider: {
-        SliderJointDef def;
-        def.body_a = a;
-        def.body_b = b;
-        def.anchor = joint.anchor;
-        def.axis = joint.axis;
-        def.stiffness = joint.stiffness;
-        def.limits = joint.limits;
-        def.drive = joint.drive;
-        at_path(scene, joint.json_path, [&] { return world.add_slider_joint(def); });
-        break;
-      }
-      case JointType::Distance: {
-        DistanceJointDef def;
-        def.body_a = a;
-        def.body_b = b;
-        def.anchor_a = joint.anchor_a;
-        def.anchor_b = joint.anchor_b;
-        def.length = joint.rest_length;
-        def.stiffness = joint.stiffness;
-        at_path(scene, joint.json_path, [&] { return world.add_distance_joint(def); });
-        break;
-      }
-    }
+    std::visit(
+        [&](auto& d) {
+          d.body_a = a;
+          d.body_b = b;
+        },
+        def);
+    at_path(scene, joint.json_path, [&] { return world.add_joint(def); });
   }
   return world;
 }

@@ -734,29 +734,28 @@ JointDrive read_drive(const Reader& r, const json& d, const std::string& path) {
   return drive;
 }
 
-JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
-                     const BodyNameIndex& names) {
+SceneJoint read_joint(const Reader& r, const json& j, const std::string& path,
+                      const BodyNameIndex& names) {
   if (!j.is_object()) r.fail_at(path, "expected a joint object, got " + describe(j));
   const std::string type_path = child(path, "type");
   const std::string type =
       r.text(r.required(j, path, "type",
                         "a joint type (spherical, hinge, slider, fixed, spring, distance)"),
              type_path);
-  JointDesc joint;
+  SceneJoint joint;
   joint.json_path = path;
-  const auto anchor = [&] {
-    joint.anchor =
-        r.vec3(r.required(j, path, "anchor", "an array of 3 numbers"), child(path, "anchor"));
+  const auto anchor = [&](const char* key) {
+    return r.vec3(r.required(j, path, key, "an array of 3 numbers"), child(path, key));
   };
   const auto axis = [&] {
-    joint.axis = r.direction(r.required(j, path, "axis", "an array of 3 numbers, not all zero"),
-                             child(path, "axis"));
+    return r.direction(r.required(j, path, "axis", "an array of 3 numbers, not all zero"),
+                       child(path, "axis"));
   };
-  const auto end_anchors = [&] {  // springs and distance joints: one point per end
-    joint.anchor_a =
-        r.vec3(r.required(j, path, "anchor_a", "an array of 3 numbers"), child(path, "anchor_a"));
-    joint.anchor_b =
-        r.vec3(r.required(j, path, "anchor_b", "an array of 3 numbers"), child(path, "anchor_b"));
+  // Joints other than springs: optional penalty stiffness, 0 = hard constraint.
+  const auto stiffness = [&] {
+    Real k = 0;
+    r.opt_number(j, path, "stiffness", Range::NonNegative, k);
+    return k;
   };
   if (type == "spherical" || type == "fixed" || type == "spring" || type == "distance") {
     // Limits and drives act on a hinge's or slider's axis.
@@ -766,53 +765,67 @@ JointDesc read_joint(const Reader& r, const json& j, const std::string& path,
                                         " only on a hinge or slider joint, got it on a " + type +
                                         " joint");
   }
-  if (type == "spherical" || type == "fixed") {
-    r.check_object(j, path, "a joint object", {"type", "body_a", "body_b", "anchor", "stiffness"});
-    joint.type = type == "fixed" ? JointType::Fixed : JointType::Spherical;
-    anchor();
-  } else if (type == "hinge" || type == "slider") {
-    if (type == "hinge")
-      r.check_object(j, path, "a joint object",
-                     {"type", "body_a", "body_b", "anchor", "axis", "stiffness", "limits",
-                      "limits_deg", "drive"});
-    else
-      r.check_object(
-          j, path, "a joint object",
-          {"type", "body_a", "body_b", "anchor", "axis", "stiffness", "limits", "drive"});
-    joint.type = type == "hinge" ? JointType::Hinge : JointType::Slider;
-    anchor();
-    axis();
+  // A hinge's or slider's axis, limits and drive.
+  const auto axis_joint = [&](auto def) {
+    def.anchor = anchor("anchor");
+    def.axis = axis();
     if (j.contains("limits") && j.contains("limits_deg"))
       r.fail_at(child(path, "limits_deg"), "expected either limits or limits_deg, got both");
-    if (j.contains("limits"))
-      joint.limits = read_limits(r, j.at("limits"), child(path, "limits"), 1);
+    if (j.contains("limits")) def.limits = read_limits(r, j.at("limits"), child(path, "limits"), 1);
     if (j.contains("limits_deg"))
-      joint.limits = read_limits(r, j.at("limits_deg"), child(path, "limits_deg"),
-                                 std::numbers::pi_v<Real> / 180);
-    if (j.contains("drive")) joint.drive = read_drive(r, j.at("drive"), child(path, "drive"));
+      def.limits = read_limits(r, j.at("limits_deg"), child(path, "limits_deg"),
+                               std::numbers::pi_v<Real> / 180);
+    if (j.contains("drive")) def.drive = read_drive(r, j.at("drive"), child(path, "drive"));
+    def.stiffness = stiffness();
+    return def;
+  };
+  if (type == "spherical" || type == "fixed") {
+    r.check_object(j, path, "a joint object", {"type", "body_a", "body_b", "anchor", "stiffness"});
+    if (type == "fixed") {
+      FixedJointDef def;
+      def.anchor = anchor("anchor");
+      def.stiffness = stiffness();
+      joint.def = def;
+    } else {
+      SphericalJointDef def;
+      def.anchor = anchor("anchor");
+      def.stiffness = stiffness();
+      joint.def = def;
+    }
+  } else if (type == "hinge") {
+    r.check_object(j, path, "a joint object",
+                   {"type", "body_a", "body_b", "anchor", "axis", "stiffness", "limits",
+                    "limits_deg", "drive"});
+    joint.def = axis_joint(HingeJointDef{});
+  } else if (type == "slider") {
+    r.check_object(j, path, "a joint object",
+                   {"type", "body_a", "body_b", "anchor", "axis", "stiffness", "limits", "drive"});
+    joint.def = axis_joint(SliderJointDef{});
   } else if (type == "spring") {
     r.check_object(
         j, path, "a joint object",
         {"type", "body_a", "body_b", "anchor_a", "anchor_b", "rest_length", "stiffness"});
-    joint.type = JointType::Spring;
-    end_anchors();
-    joint.rest_length = r.number(r.required(j, path, "rest_length", "a non-negative number"),
-                                 child(path, "rest_length"), Range::NonNegative);
-    joint.stiffness = r.number(r.required(j, path, "stiffness", "a positive number"),
-                               child(path, "stiffness"), Range::Positive);
+    SpringDef def;
+    def.anchor_a = anchor("anchor_a");
+    def.anchor_b = anchor("anchor_b");
+    def.rest_length = r.number(r.required(j, path, "rest_length", "a non-negative number"),
+                               child(path, "rest_length"), Range::NonNegative);
+    def.stiffness = r.number(r.required(j, path, "stiffness", "a positive number"),
+                             child(path, "stiffness"), Range::Positive);
+    joint.def = def;
   } else if (type == "distance") {
     r.check_object(j, path, "a joint object",
                    {"type", "body_a", "body_b", "anchor_a", "anchor_b", "length", "stiffness"});
-    joint.type = JointType::Distance;
-    end_anchors();
-    r.opt_number(j, path, "length", Range::NonNegative, joint.rest_length);
+    DistanceJointDef def;
+    def.anchor_a = anchor("anchor_a");
+    def.anchor_b = anchor("anchor_b");
+    r.opt_number(j, path, "length", Range::NonNegative, def.length);
+    def.stiffness = stiffness();
+    joint.def = def;
   } else {
     r.fail_at(type_path, "expected one of spherical, hinge, slider, fixed, spring, distance, got " +
                              describe(j.at("type")));
   }
-  // Joints other than springs: optional penalty stiffness, 0 = hard constraint.
-  if (joint.type != JointType::Spring)
-    r.opt_number(j, path, "stiffness", Range::NonNegative, joint.stiffness);
   joint.body_a = read_end(r, j, path, "body_a", names);
   joint.body_b = read_end(r, j, path, "body_b", names);
   if (joint.body_a == joint.body_b)

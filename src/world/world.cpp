@@ -158,7 +158,7 @@ BodyId World::add_body(const BodyDef& def_in) {
 
 namespace {
 
-JointId add_joint(WorldImpl& w, JointKind kind, int first_bond, int count) {
+JointId record_joint(WorldImpl& w, JointKind kind, int first_bond, int count) {
   w.joints.first_bond.push_back(first_bond);
   w.joints.bond_count.push_back(count);
   w.joints.kind.push_back(kind);
@@ -196,7 +196,7 @@ JointId World::add_spring(const SpringDef& def) {
     throw Error("spring: stiffness: expected a finite number > 0");
   const int bond = w.add_bond(BondKind::Spring, a, w.to_local(a, def.anchor_a), b,
                               w.to_local(b, def.anchor_b), def.stiffness, def.rest_length, false);
-  return add_joint(w, JointKind::Spring, bond, 1);
+  return record_joint(w, JointKind::Spring, bond, 1);
 }
 
 namespace {
@@ -231,7 +231,7 @@ JointId add_point_joint(WorldImpl& w, JointKind kind, const char* what, BodyId b
   for (int k = 0; k < count; ++k)
     w.add_bond(bond, a, w.to_local(a, points[k]), b, w.to_local(b, points[k]), stiffness, 0, hard,
                axis_local);
-  return add_joint(w, kind, first, count);
+  return record_joint(w, kind, first, count);
 }
 
 /// Distance between the points that fix a joint's orientation: the larger
@@ -304,7 +304,7 @@ JointId World::add_distance_joint(const DistanceJointDef& def) {
   const int bond =
       w.add_bond(hard ? BondKind::Distance : BondKind::Spring, a, w.to_local(a, def.anchor_a), b,
                  w.to_local(b, def.anchor_b), def.stiffness, rest, hard);
-  return add_joint(w, JointKind::Distance, bond, 1);
+  return record_joint(w, JointKind::Distance, bond, 1);
 }
 
 JointId World::add_fixed_joint(const FixedJointDef& def) {

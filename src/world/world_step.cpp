@@ -15,24 +15,6 @@ namespace pabd {
 
 namespace {
 
-const char* joint_kind_name(JointKind kind) {
-  switch (kind) {
-    case JointKind::Spring:
-      return "spring";
-    case JointKind::Spherical:
-      return "spherical joint";
-    case JointKind::Hinge:
-      return "hinge joint";
-    case JointKind::Fixed:
-      return "fixed joint";
-    case JointKind::Slider:
-      return "slider joint";
-    case JointKind::Distance:
-      return "distance joint";
-  }
-  return "joint";
-}
-
 /// AVBD solves springs and point, line and distance bonds: anything else is
 /// refused with the joint it belongs to.
 void check_bond_kinds_for_avbd(const WorldImpl& w) {
@@ -42,7 +24,10 @@ void check_bond_kinds_for_avbd(const WorldImpl& w) {
     std::string owner = "bond " + std::to_string(i);
     for (std::size_t j = 0; j < w.joints.first_bond.size(); ++j)
       if (i >= w.joints.first_bond[j] && i < w.joints.first_bond[j] + w.joints.bond_count[j])
-        owner = std::string(joint_kind_name(w.joints.kind[j])) + " " + std::to_string(j);
+        owner =
+            w.joints.kind[j] == JointKind::Spring
+                ? "spring " + std::to_string(j)
+                : std::string(joint_kind_name(w.joints.kind[j])) + " joint " + std::to_string(j);
     throw Error("solver avbd: " + owner + " uses bond kind " +
                 std::to_string(static_cast<int>(w.bonds.kind[i])) +
                 ", which AVBD does not support (it solves springs and point, line and distance "

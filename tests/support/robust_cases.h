@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "pabd/scene.h"
@@ -97,11 +98,11 @@ inline ChainRun run_chain(const std::string& scenes_dir, double ratio, ChainStar
     if (start == ChainStart::Hanging) {
       s.bodies[i].position = {0, 10 - along, 0};
       s.bodies[i].orientation = {std::sqrt(0.5), 0, 0, -std::sqrt(0.5)};  // long side down
-      s.joints[i].anchor = {0, 10 - at, 0};
+      std::get<SphericalJointDef>(s.joints[i].def).anchor = {0, 10 - at, 0};
     } else if (start == ChainStart::Horizontal) {
       s.bodies[i].position = {along, 10, 0};
       s.bodies[i].orientation = {1, 0, 0, 0};
-      s.joints[i].anchor = {at, 10, 0};
+      std::get<SphericalJointDef>(s.joints[i].def).anchor = {at, 10, 0};
     }
   }
   s.bodies.back().mass = ratio;
