@@ -349,6 +349,13 @@ TEST(SceneParse, EveryJointKindIsReadUnderItsName) {
     EXPECT_EQ(world.joint_info(world.joint_at(0)).kind, kind) << name;
   }
   EXPECT_EQ(names.size(), 6u);  // every JointKind above
+  // The parser's messages list the names in the format's order.
+  EXPECT_EQ(error_of(joint(R"({"type": "weld", "body_a": "a", "body_b": "b"})")),
+            "test.json: /joints/0/type: expected one of spherical, hinge, slider, fixed, "
+            "spring, distance, got \"weld\"");
+  EXPECT_EQ(error_of(joint(R"({"body_a": "a", "body_b": "b"})")),
+            "test.json: /joints/0/type: expected a joint type (spherical, hinge, slider, fixed, "
+            "spring, distance), but the key is missing");
 }
 
 TEST(SceneParse, AugmentedLagrangianSetting) {

@@ -15,12 +15,14 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <numbers>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "pabd/scene.h"
@@ -734,14 +736,33 @@ JointDrive read_drive(const Reader& r, const json& d, const std::string& path) {
   return drive;
 }
 
+/// The joint kinds in the order the format's messages list them; their names
+/// are joint_kind_name's. One per alternative of JointDef.
+constexpr JointKind kJointKinds[] = {JointKind::Spherical, JointKind::Hinge,  JointKind::Slider,
+                                     JointKind::Fixed,     JointKind::Spring, JointKind::Distance};
+static_assert(std::size(kJointKinds) == std::variant_size_v<JointDef>,
+              "a joint kind the scene format does not list");
+
+/// "spherical, hinge, slider, fixed, spring, distance".
+std::string joint_kind_list() {
+  std::string list;
+  for (const JointKind kind : kJointKinds)
+    list += (list.empty() ? "" : ", ") + std::string(joint_kind_name(kind));
+  return list;
+}
+
 SceneJoint read_joint(const Reader& r, const json& j, const std::string& path,
                       const BodyNameIndex& names) {
   if (!j.is_object()) r.fail_at(path, "expected a joint object, got " + describe(j));
   const std::string type_path = child(path, "type");
-  const std::string type =
-      r.text(r.required(j, path, "type",
-                        "a joint type (spherical, hinge, slider, fixed, spring, distance)"),
-             type_path);
+  const std::string type = r.text(
+      r.required(j, path, "type", ("a joint type (" + joint_kind_list() + ")").c_str()), type_path);
+  const auto* const kind_it =
+      std::find_if(std::begin(kJointKinds), std::end(kJointKinds),
+                   [&](JointKind kind) { return type == joint_kind_name(kind); });
+  if (kind_it == std::end(kJointKinds))
+    r.fail_at(type_path,
+              "expected one of " + joint_kind_list() + ", got " + describe(j.at("type")));
   SceneJoint joint;
   joint.json_path = path;
   const auto anchor = [&](const char* key) {
@@ -757,14 +778,14 @@ SceneJoint read_joint(const Reader& r, const json& j, const std::string& path,
     r.opt_number(j, path, "stiffness", Range::NonNegative, k);
     return k;
   };
-  if (type == "spherical" || type == "fixed" || type == "spring" || type == "distance") {
-    // Limits and drives act on a hinge's or slider's axis.
+  // Limits and drives act on a hinge's or slider's axis: refused on other joints.
+  const auto no_axis_keys = [&] {
     for (const char* key : {"limits", "limits_deg", "drive"})
       if (j.contains(key))
         r.fail_at(child(path, key), std::string("expected ") + key +
                                         " only on a hinge or slider joint, got it on a " + type +
                                         " joint");
-  }
+  };
   // A hinge's or slider's axis, limits and drive.
   const auto axis_joint = [&](auto def) {
     def.anchor = anchor("anchor");
@@ -779,52 +800,67 @@ SceneJoint read_joint(const Reader& r, const json& j, const std::string& path,
     def.stiffness = stiffness();
     return def;
   };
-  if (type == "spherical" || type == "fixed") {
-    r.check_object(j, path, "a joint object", {"type", "body_a", "body_b", "anchor", "stiffness"});
-    if (type == "fixed") {
-      FixedJointDef def;
-      def.anchor = anchor("anchor");
-      def.stiffness = stiffness();
-      joint.def = def;
-    } else {
+  // One case per kind and no default: a new JointKind fails to compile (-Wswitch).
+  switch (*kind_it) {
+    case JointKind::Spherical: {
+      no_axis_keys();
+      r.check_object(j, path, "a joint object",
+                     {"type", "body_a", "body_b", "anchor", "stiffness"});
       SphericalJointDef def;
       def.anchor = anchor("anchor");
       def.stiffness = stiffness();
       joint.def = def;
+      break;
     }
-  } else if (type == "hinge") {
-    r.check_object(j, path, "a joint object",
-                   {"type", "body_a", "body_b", "anchor", "axis", "stiffness", "limits",
-                    "limits_deg", "drive"});
-    joint.def = axis_joint(HingeJointDef{});
-  } else if (type == "slider") {
-    r.check_object(j, path, "a joint object",
-                   {"type", "body_a", "body_b", "anchor", "axis", "stiffness", "limits", "drive"});
-    joint.def = axis_joint(SliderJointDef{});
-  } else if (type == "spring") {
-    r.check_object(
-        j, path, "a joint object",
-        {"type", "body_a", "body_b", "anchor_a", "anchor_b", "rest_length", "stiffness"});
-    SpringDef def;
-    def.anchor_a = anchor("anchor_a");
-    def.anchor_b = anchor("anchor_b");
-    def.rest_length = r.number(r.required(j, path, "rest_length", "a non-negative number"),
-                               child(path, "rest_length"), Range::NonNegative);
-    def.stiffness = r.number(r.required(j, path, "stiffness", "a positive number"),
-                             child(path, "stiffness"), Range::Positive);
-    joint.def = def;
-  } else if (type == "distance") {
-    r.check_object(j, path, "a joint object",
-                   {"type", "body_a", "body_b", "anchor_a", "anchor_b", "length", "stiffness"});
-    DistanceJointDef def;
-    def.anchor_a = anchor("anchor_a");
-    def.anchor_b = anchor("anchor_b");
-    r.opt_number(j, path, "length", Range::NonNegative, def.length);
-    def.stiffness = stiffness();
-    joint.def = def;
-  } else {
-    r.fail_at(type_path, "expected one of spherical, hinge, slider, fixed, spring, distance, got " +
-                             describe(j.at("type")));
+    case JointKind::Fixed: {
+      no_axis_keys();
+      r.check_object(j, path, "a joint object",
+                     {"type", "body_a", "body_b", "anchor", "stiffness"});
+      FixedJointDef def;
+      def.anchor = anchor("anchor");
+      def.stiffness = stiffness();
+      joint.def = def;
+      break;
+    }
+    case JointKind::Hinge:
+      r.check_object(j, path, "a joint object",
+                     {"type", "body_a", "body_b", "anchor", "axis", "stiffness", "limits",
+                      "limits_deg", "drive"});
+      joint.def = axis_joint(HingeJointDef{});
+      break;
+    case JointKind::Slider:
+      r.check_object(
+          j, path, "a joint object",
+          {"type", "body_a", "body_b", "anchor", "axis", "stiffness", "limits", "drive"});
+      joint.def = axis_joint(SliderJointDef{});
+      break;
+    case JointKind::Spring: {
+      no_axis_keys();
+      r.check_object(
+          j, path, "a joint object",
+          {"type", "body_a", "body_b", "anchor_a", "anchor_b", "rest_length", "stiffness"});
+      SpringDef def;
+      def.anchor_a = anchor("anchor_a");
+      def.anchor_b = anchor("anchor_b");
+      def.rest_length = r.number(r.required(j, path, "rest_length", "a non-negative number"),
+                                 child(path, "rest_length"), Range::NonNegative);
+      def.stiffness = r.number(r.required(j, path, "stiffness", "a positive number"),
+                               child(path, "stiffness"), Range::Positive);
+      joint.def = def;
+      break;
+    }
+    case JointKind::Distance: {
+      no_axis_keys();
+      r.check_object(j, path, "a joint object",
+                     {"type", "body_a", "body_b", "anchor_a", "anchor_b", "length", "stiffness"});
+      DistanceJointDef def;
+      def.anchor_a = anchor("anchor_a");
+      def.anchor_b = anchor("anchor_b");
+      r.opt_number(j, path, "length", Range::NonNegative, def.length);
+      def.stiffness = stiffness();
+      joint.def = def;
+      break;
+    }
   }
   joint.body_a = read_end(r, j, path, "body_a", names);
   joint.body_b = read_end(r, j, path, "body_b", names);
