@@ -29,20 +29,13 @@
 // or a bond, so the result is the same for any thread count.
 #include "avbd/avbd_step.h"
 
-#include <chrono>
-
 #include "avbd/avbd_kernels.h"
+#include "core/stage_clock.h"
 #include "solver/step_stages.h"
 
 namespace pabd {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 bool any_hard_bond(const BondArrays& bonds) {
   for (int i = 0; i < bonds.count; ++i)
@@ -66,9 +59,9 @@ bool avbd_supports(BondKind kind) {
 }
 
 StepResult avbd_step(StepContext& ctx, AvbdScratch& avbd) {
-  const auto step_start = Clock::now();
+  const auto step_start = StageClock::now();
   StageTimings& t = ctx.timings;
-  auto t0 = Clock::now();
+  auto t0 = StageClock::now();
   const BodyArrays& bodies = ctx.bodies;
   const BondArrays& bonds = ctx.bonds;
   Colouring& colouring = *ctx.bond_colouring;
@@ -122,11 +115,11 @@ StepResult avbd_step(StepContext& ctx, AvbdScratch& avbd) {
   };
 
   for (int it = 0; it < ctx.settings.iterations; ++it) {
-    t0 = Clock::now();
+    t0 = StageClock::now();
     sweep(solve_st);
     t.solve_ms += ms_since(t0);
 
-    t0 = Clock::now();
+    t0 = StageClock::now();
     for_each_index(ctx, nc, [&](int i) { avbd_dual_kernel(bodies, bonds, i, hard, solve_st); });
     t.dual_ms += ms_since(t0);
 
@@ -140,7 +133,7 @@ StepResult avbd_step(StepContext& ctx, AvbdScratch& avbd) {
   // where there is drift to remove: with no hard bond the sweep would be one
   // more, uncounted iteration whose motion no velocity sees.
   if (mode == AvbdStabilization::Post && any_hard_bond(bonds)) {
-    t0 = Clock::now();
+    t0 = StageClock::now();
     sweep(AvbdStabilizerView{});  // no start_violation: C* = C
     t.solve_ms += ms_since(t0);
   }

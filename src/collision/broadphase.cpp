@@ -2,23 +2,17 @@
 // morton.h, radix_sort.h, lbvh_build.h and lbvh_traverse.h.
 #include "collision/broadphase.h"
 
-#include <chrono>
 #include <climits>
 #include <string>
 
 #include "collision/lbvh_traverse.h"
 #include "collision/morton.h"
 #include "core/radix_sort.h"
+#include "core/stage_clock.h"
 
 namespace pabd {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 /// v's data with at least n elements; grows v, never shrinks it, so a later
 /// build of the same or a smaller scene does not allocate.
@@ -46,7 +40,7 @@ Broadphase::Broadphase(int threads, ParallelFor custom) {
 }
 
 void Broadphase::build(const ShapePoseView& bodies, const AabbSettings& settings) {
-  const Clock::time_point t0 = Clock::now();
+  const StageClock::time_point t0 = StageClock::now();
   const int n = bodies.count;
   if (n < 0) throw Error("broadphase: body count: expected >= 0, got " + std::to_string(n));
   if (n > 0 && (!bodies.shape || !bodies.position || !bodies.rotation))
@@ -75,16 +69,16 @@ void Broadphase::build(const AabbView& v) {
   if (v.count > 0 && !v.box) throw Error("broadphase: the box array is required");
   if (v.is_plane && !v.plane) throw Error("broadphase: planes flagged but no plane array given");
   timings_ = BroadphaseTimings{};
-  const Clock::time_point start = Clock::now();
+  const StageClock::time_point start = StageClock::now();
 
-  Clock::time_point t0 = start;
+  StageClock::time_point t0 = start;
   find_tree_and_planes(v);
   compute_codes(v);
   timings_.codes_ms = ms_since(t0);
 
   // Sort the leaves by (code, body): the tree bodies are in ascending order
   // and the sort is stable.
-  t0 = Clock::now();
+  t0 = StageClock::now();
   const int m = static_cast<int>(tree_body_.size());
   radix_sort_by_key(threading_, code_.data(), leaf_body_.data(), at_least(code_tmp_, m),
                     at_least(leaf_body_tmp_, m),
@@ -93,7 +87,7 @@ void Broadphase::build(const AabbView& v) {
   timings_.sort_ms = ms_since(t0);
 
   // Internal nodes, then the bottom-up refit.
-  t0 = Clock::now();
+  t0 = StageClock::now();
   const std::size_t nodes = m > 0 ? std::size_t(2 * m - 1) : 0;
   const std::size_t internal = m > 1 ? std::size_t(m - 1) : 0;
   tree_.leaf_count = m;
@@ -108,11 +102,11 @@ void Broadphase::build(const AabbView& v) {
   for_each_index(threading_, m, [&](int k) { lbvh_refit_from_leaf(tree, v.box, v.is_static, k); });
   timings_.tree_ms = ms_since(t0);
 
-  t0 = Clock::now();
+  t0 = StageClock::now();
   find_pairs(v);
   timings_.pairs_ms = ms_since(t0);
 
-  t0 = Clock::now();
+  t0 = StageClock::now();
   find_plane_pairs(v);
   timings_.planes_ms = ms_since(t0);
   timings_.total_ms = ms_since(start);

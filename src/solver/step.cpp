@@ -4,14 +4,13 @@
 // (solver/colouring.h), a Gauss-Seidel sweep.
 #include "solver/step.h"
 
-#include <chrono>
-
+#include "core/stage_clock.h"
 #include "solver/step_stages.h"
 
 namespace pabd {
 
 StepResult pabd_step(StepContext& ctx) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = StageClock::now();
   detect_stage(ctx);
   predict_stage(ctx);
   warm_start_stage(ctx);
@@ -19,8 +18,7 @@ StepResult pabd_step(StepContext& ctx) {
   iterate_stage(ctx);
   velocities_stage(ctx);
   restitution_stage(ctx);
-  ctx.timings.total_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ctx.timings.total_ms = ms_since(start);
   return finite_check_stage(ctx);
 }
 

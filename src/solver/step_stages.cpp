@@ -2,22 +2,16 @@
 #include "solver/step_stages.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include "bonds/bond_kernels.h"
 #include "contacts/contact_kernels.h"
 #include "contacts/contact_restitution.h"
+#include "core/stage_clock.h"
 #include "solver/acceleration.h"
 
 namespace pabd {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 Real h_squared(const StepContext& ctx) {
   return ctx.settings.constants.h * ctx.settings.constants.h;
@@ -97,7 +91,7 @@ void sweep_bodies(StepContext& ctx, const Sweep& s, const ContactEnds& ends) {
 }  // namespace
 
 void detect_stage(StepContext& ctx) {
-  const auto t0 = Clock::now();
+  const auto t0 = StageClock::now();
   if (ctx.detector) {
     ctx.detector->detect(ctx.detect_input);
     ctx.contact = ctx.detector->arrays();
@@ -121,7 +115,7 @@ void detect_stage(StepContext& ctx) {
 }
 
 void predict_stage(StepContext& ctx) {
-  const auto t0 = Clock::now();
+  const auto t0 = StageClock::now();
   const BodyArrays& bodies = ctx.bodies;
   const StepConstants& k = ctx.settings.constants;
   for_each_index(ctx, bodies.count, [&](int i) { predict_kernel(bodies, i, k); });
@@ -129,7 +123,7 @@ void predict_stage(StepContext& ctx) {
 }
 
 void warm_start_stage(StepContext& ctx) {
-  const auto t0 = Clock::now();
+  const auto t0 = StageClock::now();
   const BodyArrays& bodies = ctx.bodies;
   const BondArrays& bonds = ctx.bonds;
   const ContactArrays& contact = ctx.contact;
@@ -191,16 +185,16 @@ void iterate_stage(StepContext& ctx) {
     for (int c = 0; c < sweeps; ++c) {
       const Sweep sweep =
           colouring ? colour_sweep(*colouring, c, with_contacts) : jacobi_sweep(ctx);
-      auto t0 = Clock::now();
+      auto t0 = StageClock::now();
       sweep_bonds(ctx, sweep, fuse_contact_dual && it > 0, second_moment);
       t.bonds_ms += ms_since(t0);
-      t0 = Clock::now();
+      t0 = StageClock::now();
       sweep_bodies(ctx, sweep, ends);
       t.solve_ms += ms_since(t0);
     }
 
     if (accelerate) {
-      const auto t0 = Clock::now();
+      const auto t0 = StageClock::now();
       omega = chebyshev_omega(it, s.chebyshev_rho, omega);
       const Real gamma = s.relaxation;
       const ContactEnds& all_ends = ctx.contact_ends;
@@ -212,7 +206,7 @@ void iterate_stage(StepContext& ctx) {
       t.solve_ms += ms_since(t0);
     }
 
-    const auto t0 = Clock::now();
+    const auto t0 = StageClock::now();
     for_each_index(ctx, bonds.count, [&](int i) { bond_dual_kernel(bodies, bonds, i, hard, h2); });
     if (!fuse_contact_dual || it + 1 == s.iterations)
       for_each_index(ctx, contact.count, [&](int i) { contact_dual_kernel(bodies, contact, i); });
@@ -223,7 +217,7 @@ void iterate_stage(StepContext& ctx) {
 }
 
 void velocities_stage(StepContext& ctx) {
-  const auto t0 = Clock::now();
+  const auto t0 = StageClock::now();
   const BodyArrays& bodies = ctx.bodies;
   const StepConstants& k = ctx.settings.constants;
   for_each_index(ctx, bodies.count, [&](int i) { velocity_kernel(bodies, i, k); });
@@ -237,7 +231,7 @@ void restitution_stage(StepContext& ctx) {
   const ContactEnds& ends = ctx.contact_ends;
   const BodyArrays& bodies = ctx.bodies;
   if (!ctx.any_restitution || contact.count == 0 || !ends.begin) return;
-  const auto t0 = Clock::now();
+  const auto t0 = StageClock::now();
   const Real threshold =
       restitution_threshold(ctx.settings.constants.gravity, ctx.settings.constants.h);
   bool any = false;  // a serial scan: most steps have no bouncing contact

@@ -1,9 +1,9 @@
 // The World's contacts: the detector's input from its arrays (the step's detect stage),
 // the AVBD baseline's refusal of contacts, and the public contact queries.
-#include <chrono>
 #include <string>
 
 #include "contacts/contact_kernels.h"
+#include "core/stage_clock.h"
 #include "world/world_impl.h"
 
 namespace pabd {
@@ -37,7 +37,7 @@ void WorldImpl::detect_contacts() {
 
 double WorldImpl::reject_contacts_for_avbd() {
   if (!settings.collisions) return 0;
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = StageClock::now();
   detect_contacts();
   const ContactArrays c = contacts.arrays();
   for (int k = 0; k < c.count; ++k) {
@@ -49,7 +49,7 @@ double WorldImpl::reject_contacts_for_avbd() {
                 "WorldDef::collisions = false to ignore collisions)");
   }
   contacts.clear();  // AVBD does not use them
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return ms_since(t0);
 }
 
 int World::contact_count() const { return impl_->contacts.count(); }
