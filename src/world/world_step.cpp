@@ -41,7 +41,8 @@ StepContext WorldImpl::step_context() {
   StepContext ctx;
   ctx.bodies = bodies.view();
   ctx.bonds = bonds.view();
-  if (settings.collisions) {
+  // The AVBD baseline has no contacts: its context has no detector.
+  if (settings.collisions && settings.solver == SolverKind::Pabd) {
     ctx.detector = &contacts;
     ctx.detect_input = contact_input();
   }
@@ -75,7 +76,6 @@ StepResult WorldImpl::step() {
     if (!colouring_is_current(colouring, body_count(), bonds.end_body.data(), bond_count()))
       check_bond_kinds_for_avbd(*this);
     StepContext ctx = step_context();
-    ctx.detector = nullptr;  // the baseline has no contacts
     result = avbd_step(ctx, avbd);
     ctx.timings.detect_ms = reject_ms;
     ctx.timings.total_ms += reject_ms;
