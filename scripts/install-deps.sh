@@ -10,6 +10,8 @@ packages=(
   # convex hulls (reentrant qhull) and OBJ triangle meshes
   libqhull-dev libtinyobjloader-dev
   clang-format
+  # scripts/fuzz.sh: clang 14 and its libFuzzer / sanitizer runtimes
+  clang libclang-rt-14-dev
   # the interactive viewer: GLFW, OpenGL (Mesa), Dear ImGui; Xvfb for its tests
   libglfw3-dev libgl-dev libgl1-mesa-dri libimgui-dev libstb-dev xvfb xauth
   # the HTML player's browser test

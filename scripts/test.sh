@@ -19,14 +19,17 @@ if [ $quick -eq 0 ]; then
   python3 scripts/folder_graph.py >/dev/null || python3 scripts/folder_graph.py
 fi
 
-echo "== Release build and tests"
+echo "== Release build and tests (at $SECONDS s)"
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j"$jobs"
 
 if [ $quick -eq 0 ]; then
-  echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+  echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests (at $SECONDS s)"
+  # -O1 with line tables only, as sanitizer builds usually are: reports keep
+  # their file and line, and the build takes far less than -O2 -g.
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPABD_SANITIZE=ON \
-    -DPABD_BUILD_BENCHMARKS=OFF >/dev/null
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DPABD_BUILD_BENCHMARKS=OFF -DPABD_BUILD_EXAMPLES=OFF >/dev/null
   cmake --build build-asan -j"$jobs"
   # Four long scenes run in the Release pass only: they repeat, for minutes
   # under the sanitizers, code paths that shorter scenes of the same tests
@@ -37,10 +40,15 @@ if [ $quick -eq 0 ]; then
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$jobs" -E "$release_only"
 
+  echo "== fuzzing: the scene loader and the OBJ reader, 60 s (scripts/fuzz.sh) (at $SECONDS s)"
+  # Its own clang build (build-fuzz, only the two libraries the targets link);
+  # exits 1 on any crash, hang, leak or input over 2 GB.
+  scripts/fuzz.sh 60
+
   nvcc=$(command -v nvcc || true)
   [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
   if [ -n "$nvcc" ]; then
-    echo "== CUDA compile check of the shared kernels ($nvcc)"
+    echo "== CUDA compile check of the shared kernels ($nvcc) (at $SECONDS s)"
     # One architecture (Hopper, the GPU machines') is enough to prove that nvcc
     # accepts the kernels, at half the compile time of src/cuda's default two.
     cmake -S . -B build-cuda -DPABD_CUDA_COMPILE_CHECK=ON -DCMAKE_CUDA_COMPILER="$nvcc" \
@@ -51,4 +59,4 @@ if [ $quick -eq 0 ]; then
     echo "== CUDA compile check skipped: nvcc not found"
   fi
 fi
-echo "== all checks passed"
+echo "== all checks passed ($SECONDS s)"

@@ -2,9 +2,12 @@
 // naming the file, the states CSV and the stats JSON of the contract
 // (the shared contract, docs/scene-format.md). Runs the built binary.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <charconv>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -81,6 +84,80 @@ TEST(Cli, BadSceneFilesExitTwoWithOneLine) {
     EXPECT_EQ(r.err.rfind(path + ": " + c.rest, 0), 0u) << r.err;
     EXPECT_EQ(r.out, "");  // no timing summary: nothing was simulated
   }
+}
+
+// Hostile files (nested, NUL and garbage, huge iterations, meshes that are devices,
+// FIFOs or name /dev/zero as their material library): status 2 and one line,
+// quickly. Before the loader's limits these took 1.9 GB, were accepted, ran
+// "forever", or blocked.
+TEST(Cli, HostileSceneFilesExitTwoWithOneLine) {
+  const std::string fifo = out_path(".fifo");
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string mesh = R"({"bodies": [{"static": true, "shape": {"type": "triangle_mesh",
+      "file": ")";
+  const std::string box = R"("shape": {"type": "box", "size": [1, 1, 1]})";
+  struct Case {
+    std::string name, text, flags;
+    std::string rest;  // what must follow "FILE: " on the line
+  };
+  const Case cases[] = {
+      {"nested", std::string(40'000, '[') + std::string(40'000, ']'), "",
+       "/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/"
+       "0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0: expected arrays and objects nested at most "
+       "64 deep"},
+      {"nul", R"({"bodies": []})" + std::string(1, '\0') + "garbage", "",
+       "line 1, column 15: expected valid JSON (a NUL byte"},
+      {"iterations", R"({"settings": {"iterations": 2147483647}, "bodies": []})", "",
+       "/settings/iterations: expected an integer from 1 to 10000, got 2147483647"},
+      {"mesh_zero", mesh + R"(/dev/zero"}}]})", "",
+       "/bodies/0/shape/file: expected a readable OBJ file of triangles, got \"/dev/zero\" "
+       "(expected a regular file, got a character device)"},
+      {"mesh_urandom", mesh + R"(/dev/urandom"}}]})", "",
+       "/bodies/0/shape/file: expected a readable OBJ file of triangles, got \"/dev/urandom\""},
+      {"mesh_fifo", mesh + fifo + R"("}}]})", "",
+       "/bodies/0/shape/file: expected a readable OBJ file of triangles, got \"" + fifo +
+           "\" (expected a regular file, got a FIFO)"},
+      {"static_joint",
+       R"({"bodies": [{"name": "s", "static": true, )" + box +
+           R"(}], "joints": [{"type": "spherical", "body_a": "world", "body_b": "s",
+           "anchor": [0, 0, 0]}]})",
+       "", "/joints/0/body_b: expected a dynamic body at one end at least"},
+      {"avbd_limits",
+       R"({"bodies": [{"name": "a", )" + box +
+           R"(}], "joints": [{"type": "hinge", "body_a": "world", "body_b": "a",
+           "anchor": [0, 1, 0], "axis": [0, 0, 1], "limits": [-1, 1]}]})",
+       "--solver avbd",
+       "/joints/0: expected a joint solver avbd supports (no limits or drive: those need solver "
+       "pabd), got a hinge joint with limits"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string path = write_scene(c.text, "_" + c.name + ".json");
+    const auto start = std::chrono::steady_clock::now();
+    const Outcome r = run_pabd("run " + quote(path) + " --steps 2 " + c.flags);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_EQ(r.err.rfind(path + ": " + c.rest, 0), 0u) << r.err;
+    EXPECT_EQ(r.out, "");     // nothing was simulated
+    EXPECT_LT(seconds, 5.0);  // milliseconds of work; 5 s for a loaded 2-core VM
+  }
+  std::remove(fifo.c_str());
+
+  // "mtllib /dev/zero" is not followed: the mesh loads and the run succeeds.
+  const std::string obj = out_path("_mtllib.obj");
+  std::ofstream(obj) << "mtllib /dev/zero\nv -1 0 -1\nv -1 0 1\nv 1 0 1\nf 1 2 3\n";
+  const std::string scene = write_scene(mesh + obj + R"("}}]})", "_mtllib.json");
+  const Outcome ok = run_pabd("run " + quote(scene) + " --steps 2 --quiet");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+
+  // --iterations has the same maximum as the scene's key.
+  const Outcome flag =
+      run_pabd("run " + quote(kSource + "/scenes/pendulum.json") + " --iterations 10001");
+  EXPECT_EQ(flag.status, 2);
+  EXPECT_EQ(flag.err, "pabd run: --iterations: expected an integer from 1 to 10000, got 10001\n");
 }
 
 TEST(Cli, MissingSceneFileExitsTwo) {

@@ -281,8 +281,8 @@ TEST(Settings, BadIterationSettingsAreRejected) {
   };
   bad([](WorldDef& d) { d.chebyshev_rho = 1; });     // rho must be < 1
   bad([](WorldDef& d) { d.chebyshev_rho = -0.1; });  // and >= 0
-  bad([](WorldDef& d) { d.relaxation = 0; });        // gamma in (0, 2)
-  bad([](WorldDef& d) { d.relaxation = 2; });
+  bad([](WorldDef& d) { d.relaxation = 0; });        // gamma in (0, 1.5]
+  bad([](WorldDef& d) { d.relaxation = 1.6; });      // blows up a resting box (RelaxationRange)
   bad([](WorldDef& d) { d.relaxation = std::nan(""); });
   bad([](WorldDef& d) { d.hard_stiffness_mass_ratio = -1; });
   bad([](WorldDef& d) { d.iteration_order = static_cast<IterationOrder>(7); });
@@ -296,6 +296,7 @@ TEST(Settings, BadIterationSettingsAreRejected) {
       {R"("chebyshev_rho": 1)", "/settings/chebyshev_rho"},
       {R"("chebyshev_rho": -0.5)", "/settings/chebyshev_rho"},
       {R"("relaxation": 2.5)", "/settings/relaxation"},
+      {R"("relaxation": 1.6)", "/settings/relaxation"},
       {R"("relaxation": 0)", "/settings/relaxation"},
       {R"("hard_stiffness_mass_ratio": -3)", "/settings/hard_stiffness_mass_ratio"},
       {R"("local_step": "affine")", "/settings/local_step"},

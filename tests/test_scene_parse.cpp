@@ -1,8 +1,12 @@
 // Scene files: a valid file fills every Scene field (defaults included), and each
 // kind of bad input throws SceneError with "FILE: /json/pointer: expected ...".
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
+#include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -11,6 +15,8 @@
 #include <vector>
 
 #include "pabd/scene.h"
+#include "scene/scene_limits.h"
+#include "world/world_validation.h"
 
 namespace pabd {
 namespace {
@@ -184,6 +190,13 @@ std::vector<BadCase> bad_cases() {
        "/bodies/0/velocity/1"},
       {"iterations not an integer", R"({"settings": {"iterations": 2.5}, "bodies": []})",
        "/settings/iterations"},
+      {"iterations above the maximum", R"({"settings": {"iterations": 2147483647}, "bodies": []})",
+       "/settings/iterations"},
+      {"joint between a static body and the world",
+       R"({"bodies": [{"name": "a", "static": true, )" + kBox +
+           R"(}], "joints": [{"type": "spherical", "body_a": "world", "body_b": "a",
+           "anchor": [0,0,0]}]})",
+       "/joints/0/body_b"},
       {"1e999 overflows to infinity", one_body("{" + kBox + R"(, "position": [0, 1e999, 0]})"),
        "/bodies/0/position/1"},
       {"-1e999 as dt", R"({"settings": {"dt": -1e999}, "bodies": []})", "/settings/dt"},
@@ -390,6 +403,185 @@ TEST(SceneBuild, EveryDemoSceneLoadsAndBuilds) {
     EXPECT_EQ(world.body_count(), static_cast<int>(s.bodies.size()));
     EXPECT_EQ(world.joint_count(), static_cast<int>(s.joints.size()));
   }
+}
+
+// ---------------------------------------------------------------------------
+// Hostile files: each ends in one line, quickly and in bounded memory.
+
+/// The process's peak resident memory so far [MiB].
+double peak_rss_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024.0;  // Linux reports KiB
+}
+
+TEST(SceneHostile, FortyThousandNestedArraysStopAtTheDepthLimit) {
+  // 80 KB of "[[[[...]]]]": before the depth limit this took 1.9 GB (a path string
+  // per level, quadratic) and 4.5 s before its error.
+  const std::string text = std::string(40'000, '[') + std::string(40'000, ']');
+  const auto start = std::chrono::steady_clock::now();
+  const std::string message = error_of(text);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::string pointer;
+  for (int i = 0; i < kMaxJsonDepth; ++i) pointer += "/0";  // the first value too deep
+  EXPECT_EQ(message, std::string(kFile) + ": " + pointer +
+                         ": expected arrays and objects nested at most 64 deep, got deeper");
+  // Generous bounds (a shared 2-core VM, sanitizer builds) that the old parser
+  // broke by far: 1.9 GB, 4.5 s.
+  EXPECT_LT(peak_rss_mib(), 256) << "peak memory of the test process";
+  EXPECT_LT(seconds, 1.0);
+}
+
+TEST(SceneHostile, DepthLimitIsExactlySixtyFour) {
+  // 64 levels are read (the error is then about the content), 65 are not.
+  const auto nested = [](int depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  EXPECT_EQ(error_of(nested(64)),
+            std::string(kFile) + ": /: expected a scene object, got an array of 1");
+  EXPECT_NE(error_of(nested(65)).find("nested at most 64 deep"), std::string::npos);
+  // The same through objects: depth counts both kinds of container.
+  std::string objects;
+  for (int i = 0; i < 65; ++i) objects += R"({"a":)";
+  objects += "0" + std::string(65, '}');
+  EXPECT_NE(error_of(objects).find(": /a/a/"), std::string::npos) << error_of(objects);
+  EXPECT_NE(error_of(objects).find("nested at most 64 deep"), std::string::npos);
+}
+
+TEST(SceneHostile, LongKeysAreNotCopiedPerLevel) {
+  // A 4 MB key above 63 levels of nesting: a path string per level would take
+  // 63 x 4 MB = 252 MB; the error's line is cut to a bounded length.
+  const std::string key(4 << 20, 'k');
+  const std::string text =
+      R"({")" + key + R"(": )" + std::string(63, '[') + std::string(63, ']') + "}";
+  const std::string message = error_of(text);
+  EXPECT_EQ(message.rfind("test.json: /kkkk", 0), 0u) << message.substr(0, 80);
+  EXPECT_LT(message.size(), 500u);  // one_line's 400 characters and "..."
+  EXPECT_LT(peak_rss_mib(), 200) << "the text, the tree and one copy of the key fit in 200 MB";
+}
+
+TEST(SceneHostile, NulByteAndGarbageAfterAValidSceneAreRefused) {
+  const std::string valid = R"({"bodies": [])" + std::string("}");
+  EXPECT_EQ(error_of(valid), "");  // the scene itself is fine
+  // The JSON library stops at a NUL as if the input ended there: refused before it.
+  const std::string with_nul = valid + std::string(1, '\0') + "garbage{{{";
+  EXPECT_EQ(error_of(with_nul),
+            std::string(kFile) + ": line 1, column 15: expected valid JSON (a NUL byte at byte " +
+                "14, which JSON text never contains)");
+  // Garbage without a NUL, and a second document, are syntax errors too.
+  EXPECT_NE(error_of(valid + " garbage").find("expected valid JSON"), std::string::npos);
+  EXPECT_NE(error_of(valid + valid).find("expected valid JSON"), std::string::npos);
+  // A NUL inside a string is no more JSON than one outside.
+  EXPECT_NE(error_of(std::string(R"({"description": "a)") + '\0' + R"(b", "bodies": []})")
+                .find("a NUL byte at byte 18"),
+            std::string::npos);
+  // Trailing white space is allowed (RFC 8259).
+  EXPECT_EQ(error_of(valid + " \n\t\r\n"), "");
+}
+
+TEST(SceneHostile, SceneTextLargerThanTheLimitIsRefused) {
+  // 64 MiB of spaces and one more byte: refused before parsing, at "/".
+  const std::string text(kMaxSceneBytes + 1, ' ');
+  EXPECT_EQ(error_of(text), std::string(kFile) + ": /: expected a scene of at most 64 MiB, got " +
+                                std::to_string(kMaxSceneBytes + 1) + " bytes");
+}
+
+TEST(SceneHostile, EndlessScenePathsEndAtTheSizeLimit) {
+  // /dev/zero never ends: the loader stops one byte past 64 MiB.
+  for (const char* path : {"/dev/zero", "/dev/urandom"}) {
+    SCOPED_TRACE(path);
+    try {
+      load_scene(path);
+      FAIL() << "no SceneError";
+    } catch (const SceneError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(
+                    std::string(path) + ": /: expected a scene of at most 64 MiB", 0),
+                0u)
+          << e.what();
+    }
+  }
+  EXPECT_LT(peak_rss_mib(), 512) << "64 MiB read once, plus the test process";
+}
+
+TEST(SceneHostile, IterationsHaveAMaximum) {
+  const auto with = [](const std::string& iterations) {
+    return R"({"settings": {"iterations": )" + iterations + R"(}, "bodies": []})";
+  };
+  EXPECT_EQ(parse_scene(with("10000"), kFile).settings.iterations, 10000);  // the maximum itself
+  EXPECT_EQ(error_of(with("10001")),
+            "test.json: /settings/iterations: expected an integer from 1 to 10000, got 10001");
+  EXPECT_EQ(error_of(with("2147483647")),
+            "test.json: /settings/iterations: expected an integer from 1 to 10000, got 2147483647");
+  // The C++ API refuses the same (a program may set WorldDef directly).
+  WorldDef def = default_world_def();
+  def.iterations = kMaxIterations;
+  EXPECT_NO_THROW(World{def});
+  def.iterations = kMaxIterations + 1;
+  const Scene s = parse_scene(one_body("{" + kBox + "}"), kFile);
+  try {
+    build_world(s, def);
+    FAIL() << "World accepted 10001 iterations";
+  } catch (const SceneError& e) {
+    EXPECT_STREQ(e.what(),
+                 "test.json: /settings: WorldDef.iterations: expected an integer from 1 to 10000");
+  }
+}
+
+TEST(SceneParse, JointsNeedADynamicBody) {
+  const std::string bodies = R"("bodies": [{"name": "s", "static": true, )" + kBox +
+                             R"(}, {"name": "t", "static": true, )" + kBox +
+                             R"(}, {"name": "d", )" + kBox + "}]";
+  const auto scene = [&](const std::string& j) {
+    return "{" + bodies + R"(, "joints": [)" + j + "]}";
+  };
+  // Two static bodies, a static body and the world: one line at body_b.
+  EXPECT_EQ(error_of(scene(R"({"type": "hinge", "body_a": "s", "body_b": "t",
+      "anchor": [0,0,0], "axis": [0,0,1]})")),
+            "test.json: /joints/0/body_b: expected a dynamic body at one end at least, got 's' "
+            "and 't', both static (or the world)");
+  EXPECT_EQ(error_of(scene(R"({"type": "distance", "body_a": "s", "body_b": "world",
+      "anchor_a": [0,0,0], "anchor_b": [0,1,0]})")),
+            "test.json: /joints/0/body_b: expected a dynamic body at one end at least, got 's' "
+            "and 'world', both static (or the world)");
+  // One dynamic end is enough; a spring between static bodies is allowed (as in the World API).
+  EXPECT_EQ(
+      error_of(scene(R"({"type": "fixed", "body_a": "s", "body_b": "d", "anchor": [0,0,0]})")), "");
+  const Scene springs = parse_scene(scene(R"({"type": "spring", "body_a": "s", "body_b": "t",
+      "anchor_a": [0,0,0], "anchor_b": [1,0,0], "rest_length": 1, "stiffness": 10})"),
+                                    kFile);
+  EXPECT_EQ(build_world(springs, springs.settings).joint_count(), 1);
+}
+
+TEST(SceneBuild, AvbdRefusesLimitsAndDrivesAtTheJoint) {
+  // The AVBD baseline solves no limit or drive bonds: refused at the joint before
+  // anything is built, whether the scene or the caller (pabd run --solver) picks avbd.
+  const std::string hinge = joint(R"({"type": "spherical", "body_a": "world", "body_b": "a",
+      "anchor": [0, 1, 0]}, {"type": "hinge", "body_a": "a", "body_b": "b", "anchor": [0, 0, 0],
+      "axis": [0, 0, 1], "limits_deg": [-30, 30]}, {"type": "slider", "body_a": "a", "body_b": "b",
+      "anchor": [0, 0, 0], "axis": [1, 0, 0], "drive": {"mode": "velocity", "target": 1}})");
+  const Scene s = parse_scene(hinge, kFile);
+  EXPECT_EQ(build_world(s, s.settings).joint_count(), 3);  // solver pabd: fine
+  WorldDef avbd = s.settings;
+  avbd.solver = SolverKind::Avbd;
+  const auto message = [&](const Scene& scene) {
+    try {
+      build_world(scene, avbd);
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(message(s),
+            "test.json: /joints/1: expected a joint solver avbd supports (no limits or drive: "
+            "those need solver pabd), got a hinge joint with limits");
+  Scene drive_only = s;
+  drive_only.joints.erase(drive_only.joints.begin() + 1);  // the slider is now /joints/2
+  EXPECT_EQ(message(drive_only),
+            "test.json: /joints/2: expected a joint solver avbd supports (no limits or drive: "
+            "those need solver pabd), got a slider joint with a drive");
+  // The scene's own "solver": "avbd" is checked the same way.
+  const std::string in_file = R"({"settings": {"solver": "avbd"}, )" + hinge.substr(1);
+  const Scene from_file = parse_scene(in_file, kFile);
+  EXPECT_THROW(build_world(from_file, from_file.settings), SceneError);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // `pabd view` end to end under a virtual X server: a scripted mouse drag must
 // move the pendulum bob, the report must name it, and the screenshot must be a
-// real picture of the scene. Skipped where xvfb-run is missing or the viewer
-// was not built (no GLFW / OpenGL / Dear ImGui).
+// real picture of the scene; contacts are drawn when asked for, `--threads`
+// sets the solver's threads, and a scene of a few centimetres fills the view.
+// Skipped where xvfb-run is missing or the viewer was not built (no GLFW /
+// OpenGL / Dear ImGui).
 
 #define STB_IMAGE_IMPLEMENTATION
 #include <gtest/gtest.h>
@@ -16,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "output/shape_mesh.h"
 
@@ -53,20 +56,80 @@ constexpr int kFrames = 300;
 /// pivot's height, far from where the free pendulum is after 300 steps.
 constexpr const char* kDrag = "0,0,-100,-300";
 
-/// Runs the viewer on scenes/pendulum.json; the drag only when `drag` is set.
-Result run_viewer(bool drag, const std::string& png, const std::string& report) {
+/// Runs `pabd view SCENE --fixed-step --size 1280x720 ARGS` under xvfb-run.
+Result view(const std::string& scene, const std::string& args) {
   // Under the sanitizer build, Mesa's GL drivers (loaded and unloaded by
   // libGL) leave allocations that LeakSanitizer reports without a module to
   // suppress them by; leaks in pabd's own code are covered by every other test,
   // so the viewer process alone runs without leak detection.
   const char* asan = std::getenv("ASAN_OPTIONS");
-  std::string cmd = std::string("ASAN_OPTIONS=") + (asan ? asan : "") + ":detect_leaks=0 " +
-                    "xvfb-run -a -s \"-screen 0 1280x720x24\" " + PABD_CLI_PATH + " view " +
-                    PABD_SOURCE_DIR + "/scenes/pendulum.json --frames " + std::to_string(kFrames) +
-                    " --fixed-step --size 1280x720 --screenshot " + png + " --report " + report;
-  if (drag) cmd += std::string(" --drag-body bob --drag ") + kDrag;
-  return run(cmd);
+  return run(std::string("ASAN_OPTIONS=") + (asan ? asan : "") + ":detect_leaks=0 " +
+             "xvfb-run -a -s \"-screen 0 1280x720x24\" " + PABD_CLI_PATH + " view " + scene +
+             " --fixed-step --size 1280x720 " + args);
 }
+
+/// Runs the viewer on scenes/pendulum.json; the drag only when `drag` is set.
+Result run_viewer(bool drag, const std::string& png, const std::string& report) {
+  std::string args =
+      "--frames " + std::to_string(kFrames) + " --screenshot " + png + " --report " + report;
+  if (drag) args += std::string(" --drag-body bob --drag ") + kDrag;
+  return view(std::string(PABD_SOURCE_DIR) + "/scenes/pendulum.json", args);
+}
+
+/// A scene 5 cm across: three 1.5 cm cubes resting on the ground plane, 2 cm
+/// apart. Each cube touches the ground with four corner contacts.
+std::string small_scene() {
+  const std::string path = out_path("small_scene.json");
+  std::ofstream(path) << R"({
+  "settings": {"dt": 0.016666666666666666, "iterations": 20, "gravity": [0, -9.81, 0]},
+  "bodies": [
+    {"name": "ground", "static": true, "shape": {"type": "plane"}},
+    {"name": "left", "shape": {"type": "box", "size": [0.015, 0.015, 0.015]},
+     "position": [-0.02, 0.0075, 0], "mass": 0.01},
+    {"name": "middle", "shape": {"type": "box", "size": [0.015, 0.015, 0.015]},
+     "position": [0, 0.0075, 0], "mass": 0.01},
+    {"name": "right", "shape": {"type": "box", "size": [0.015, 0.015, 0.015]},
+     "position": [0.02, 0.0075, 0], "mass": 0.01}
+  ]
+})";
+  return path;
+}
+
+/// An RGB image read back from a PNG.
+struct Image {
+  int w = 0, h = 0;
+  std::vector<unsigned char> px;
+  explicit Image(const std::string& png) {
+    int channels = 0;
+    unsigned char* data = stbi_load(png.c_str(), &w, &h, &channels, 3);
+    if (data) px.assign(data, data + std::size_t(w) * h * 3);
+    stbi_image_free(data);
+  }
+  /// Pixels within `tolerance` levels, per channel, of the colour c (0..1 RGB).
+  int count_near(pabd::Vec3 c, int tolerance) const {
+    int n = 0;
+    for (std::size_t i = 0; i + 2 < px.size(); i += 3)
+      n += std::abs(px[i] - std::lround(255 * c.x)) <= tolerance &&
+                   std::abs(px[i + 1] - std::lround(255 * c.y)) <= tolerance &&
+                   std::abs(px[i + 2] - std::lround(255 * c.z)) <= tolerance
+               ? 1
+               : 0;
+    return n;
+  }
+  /// Pixels that are the colour c times a light factor s > 0.3 (the mesh
+  /// shader scales a body's colour by 0.22 to 1.05): within 12 levels.
+  int count_lit(pabd::Vec3 c) const {
+    int n = 0;
+    const double cr = 255 * c.x, cg = 255 * c.y, cb = 255 * c.z;
+    for (std::size_t i = 0; i + 2 < px.size(); i += 3) {
+      const double r = px[i], g = px[i + 1], b = px[i + 2];
+      const double s = (r * cr + g * cg + b * cb) / (cr * cr + cg * cg + cb * cb);
+      const double er = r - s * cr, eg = g - s * cg, eb = b - s * cb;
+      if (s > 0.3 && std::sqrt(er * er + eg * eg + eb * eb) < 12) ++n;
+    }
+    return n;
+  }
+};
 
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
@@ -164,6 +227,78 @@ TEST_F(Viewer, ScriptedDragMovesTheBobAndTheScreenshotShowsIt) {
       EXPECT_GT(bob_pixels, 100) << png << " does not show the bob";
     }
   }
+}
+
+TEST_F(Viewer, ContactsAreDrawnWhenAskedFor) {
+  // The small scene after 5 steps: its cubes rest on the ground, so the last
+  // step has contacts, and --contacts draws every one of them.
+  const std::string scene = small_scene();
+  const std::string png_on = out_path("contacts_on.png"), json_on = out_path("contacts_on.json");
+  const std::string png_off = out_path("contacts_off.png"),
+                    json_off = out_path("contacts_off.json");
+  const Result on =
+      view(scene, "--frames 5 --contacts --screenshot " + png_on + " --report " + json_on);
+  ASSERT_EQ(on.status, 0) << on.output;
+  const Result off = view(scene, "--frames 5 --screenshot " + png_off + " --report " + json_off);
+  ASSERT_EQ(off.status, 0) << off.output;
+  const nlohmann::json ron = read_json(json_on), roff = read_json(json_off);
+  const int contacts = ron.at("contacts");
+  // Three resting cubes, four corners each: 12; a corner may split or a
+  // speculative one join, so 6 to 48 are accepted (0 would be the bug).
+  EXPECT_GE(contacts, 6);
+  EXPECT_LE(contacts, 48);
+  EXPECT_EQ(ron.at("contacts_drawn"), contacts);
+  EXPECT_EQ(roff.at("contacts"), contacts);  // the same steps: the same contacts
+  EXPECT_EQ(roff.at("contacts_drawn"), 0);
+
+  // On screen: the contact lines are drawn unlit in their own colours (orange
+  // pushing, grey-blue speculative), which no lit cube has (body colours have
+  // saturation 0.65 at any light, the ground is grey). Counted as the pixels
+  // the run with contacts has beyond the run without (the same frame, so any
+  // chance match elsewhere, in the panel say, cancels). Each contact is a
+  // cross of ~14 px arms and a ~35 px normal; 10 pixels per contact leaves
+  // room for crosses drawn over one another at a cube's corners.
+  const Image img_on(png_on), img_off(png_off);
+  ASSERT_FALSE(img_on.px.empty());
+  ASSERT_FALSE(img_off.px.empty());
+  const pabd::Vec3 pushing{1.0, 0.35, 0.12}, speculative{0.5, 0.61, 0.75};
+  const int shown = img_on.count_near(pushing, 3) + img_on.count_near(speculative, 3);
+  const int hidden = img_off.count_near(pushing, 3) + img_off.count_near(speculative, 3);
+  EXPECT_GE(shown - hidden, 10 * contacts) << png_on << " vs " << png_off;
+}
+
+TEST_F(Viewer, ThreadsFlagSetsTheSolverThreads) {
+  const std::string report = out_path("threads.json");
+  std::filesystem::remove(report);
+  const std::string pendulum = std::string(PABD_SOURCE_DIR) + "/scenes/pendulum.json";
+  const Result r = view(pendulum, "--threads 2 --frames 3 --report " + report);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_json(report).at("threads"), 2);
+  // Refused before a window opens, as `pabd run --threads` refuses it.
+  const Result bad = view(pendulum, "--threads -1 --frames 3");
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--threads"), std::string::npos) << bad.output;
+}
+
+TEST_F(Viewer, SmallSceneFillsTheView) {
+  // 5 cm of cubes framed from the default direction: the camera comes within
+  // a few times the scene's size (it used to stop at 3 m), and the cubes cover
+  // a good part of the 1280x720 frame.
+  const std::string png = out_path("small.png"), report = out_path("small.json");
+  const Result r = view(small_scene(), "--frames 2 --screenshot " + png + " --report " + report);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const double distance = read_json(report).at("camera").at("distance");
+  // The framed box is ~7 cm wide and 2.6 cm tall (the cubes' bounding spheres):
+  // 1.15 * its radius / sin(22.5 deg) is ~0.13 m. 0.05 to 0.5 m is "framed".
+  EXPECT_GT(distance, 0.05);
+  EXPECT_LT(distance, 0.5);
+  // Each 1.5 cm cube is then ~100 px across, ~10^4 pixels of its colour (the
+  // lit faces); at 3 m it would be 4 px across, ~20 pixels. 2000 pixels of
+  // the middle cube separates the two by a factor of 5 either way.
+  const Image img(png);
+  ASSERT_FALSE(img.px.empty());
+  const int middle = img.count_lit(pabd::body_color(2, false));
+  EXPECT_GT(middle, 2000) << png;
 }
 
 }  // namespace

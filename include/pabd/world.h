@@ -179,6 +179,10 @@ enum class AvbdStabilization {
 };
 
 /// World settings. Fill with default_world_def().
+/// The largest WorldDef::relaxation: from 1.6 up a box resting on the ground
+/// blows up within 60 steps (docs/method.md, "The divergence guard").
+inline constexpr Real kMaxRelaxation = 1.5;
+
 struct WorldDef {
   Real dt = 1.0 / 60.0;                               ///< time step h [s]
   int iterations = 20;                                ///< global/local iterations per step
@@ -191,12 +195,17 @@ struct WorldDef {
       IterationOrder::Colored;  ///< PABD: colored (default) or Jacobi sweeps
   Real chebyshev_rho =
       0.95;  ///< PABD: Chebyshev acceleration's spectral radius estimate in [0, 1); 0 = off
-  Real relaxation = 1;  ///< PABD: iterate relaxation gamma in (0, 2); 1 = none
+  /// PABD: iterate relaxation gamma in (0, kMaxRelaxation]; 1 = none.
+  Real relaxation = 1;
   /// Largest turn of a body in one step [rad], in (0, pi]; pi = no cap. A
   /// step's rotation comes from a projection onto the rotations, which jumps
   /// when a body is squeezed hard; capped, a body cannot flip (and spin past
   /// its contacts) in one step. pi/4 is Box2D's cap (47 rad/s at 60 Hz).
   Real max_rotation_per_step = Real(0.25) * Real(3.141592653589793);
+  /// Fail a step (StepFailure::EnergyGrowth) when the solver has created more
+  /// energy than the scene can supply (docs/method.md, "The divergence
+  /// guard"). Off only to study a divergence step by step.
+  bool divergence_guard = true;
   bool augmented_lagrangian = true;    ///< false: hard joints are plain penalties of kappa_start
   Real hard_stiffness_start = 1e4;     ///< AL: start penalty kappa_start [N/m]
   Real hard_stiffness_growth = 1e4;    ///< AL: beta, kappa += beta |C| per iteration [N/m^2]
@@ -387,11 +396,32 @@ struct ContactInfo {
   bool sticking = false;  ///< static friction held (the anchors persist to the next step)
 };
 
+/// Why a step failed (StepResult::failure).
+enum class StepFailure {
+  None,       ///< the step succeeded
+  NonFinite,  ///< some body's state became non-finite (NaN or infinity)
+  /// The solver created more energy than the scene can supply: the kinetic
+  /// plus gravitational energy grew past the bound of docs/method.md
+  /// ("The divergence guard"). The state is finite but not physical.
+  EnergyGrowth,
+  /// A body moves faster than anything in the scene can make it (the speed
+  /// bound of docs/method.md, "The divergence guard"); the state is finite.
+  SpeedGrowth,
+};
+
 /// Outcome of one step.
 struct StepResult {
-  bool ok = true;         ///< false when some body's state became non-finite
+  bool ok = true;         ///< false when the step failed (failure says why)
   std::int64_t step = 0;  ///< 1-based index of the step just taken
-  int bad_body = -1;      ///< index of the first non-finite body, or -1
+  /// NonFinite: the first non-finite body; EnergyGrowth: the body with the most
+  /// kinetic energy; -1 otherwise.
+  int bad_body = -1;
+  StepFailure failure = StepFailure::None;
+  /// EnergyGrowth: the energy the solver created since the guard's reference
+  /// (the first step, or the last edit of the world) [J], and the bound it
+  /// passed [J]. SpeedGrowth: the body's speed [m/s] and the bound [m/s].
+  double created_energy = 0;
+  double energy_bound = 0;
 };
 
 /// Optional per-iteration observer, used to measure convergence: called with -1

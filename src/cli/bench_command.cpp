@@ -380,6 +380,7 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
   const std::size_t n = ctx.threads.size();
   std::vector<StepSamples> samples(n);
   std::vector<long long> steps_per_run(n, 0), failed_at(n, 0);
+  std::vector<StepFailure> failure(n, StepFailure::None);
   for (long long rep = 1; rep <= a.repeat; ++rep) {
     for (std::size_t i = 0; i < n; ++i) {
       if (failed_at[i] > 0) continue;  // deterministic: it would fail again
@@ -395,7 +396,10 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
       // Warm-up steps: taken, not timed.
       for (long long w = 1; w <= a.warmup && failed_at[i] == 0; ++w) {
         const StepResult result = world.step();
-        if (!result.ok) failed_at[i] = result.step;
+        if (!result.ok) {
+          failed_at[i] = result.step;
+          failure[i] = result.failure;
+        }
         ctx.progress.show(label + "warm-up " + std::to_string(w) + "/" + std::to_string(a.warmup));
       }
       if (failed_at[i] > 0) continue;
@@ -408,6 +412,7 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
         const StepResult result = timed_step(world, samples[i]);
         if (!result.ok) {
           failed_at[i] = result.step;
+          failure[i] = result.failure;
           break;
         }
         ++taken;
@@ -435,7 +440,8 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
     if (!samples[i].step_ms.empty())
       for (const auto& [name, values] : samples[i].stages()) r.stage_ms.push_back(median(*values));
     r.failed = failed_at[i] > 0;
-    r.outcome = r.failed ? "non-finite at step " + std::to_string(failed_at[i]) : "ok";
+    const char* what = failure[i] == StepFailure::NonFinite ? "non-finite" : "diverged";
+    r.outcome = r.failed ? std::string(what) + " at step " + std::to_string(failed_at[i]) : "ok";
     rows.push_back(r);
   }
   return rows;

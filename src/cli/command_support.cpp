@@ -65,6 +65,23 @@ std::vector<std::pair<const char*, const std::vector<double>*>> StepSamples::sta
           {"total", &total}};
 }
 
+std::string step_failure_text(const StepResult& result, const std::string& body) {
+  char text[200];
+  if (result.failure == StepFailure::SpeedGrowth) {
+    std::snprintf(text, sizeof text,
+                  "the solution diverged: %s moves at %.3g m/s, beyond the %.3g m/s anything in "
+                  "the scene can give it",
+                  body.c_str(), result.created_energy, result.energy_bound);
+    return text;
+  }
+  if (result.failure != StepFailure::EnergyGrowth) return body + " state became non-finite";
+  std::snprintf(text, sizeof text,
+                "the solution diverged: the solver created %.3g J, beyond the %.3g J the scene can "
+                "supply (most kinetic energy: %s)",
+                result.created_energy, result.energy_bound, body.c_str());
+  return text;
+}
+
 StepResult timed_step(World& world, StepSamples& samples) {
   using Clock = std::chrono::steady_clock;  // monotonic, as the contract asks
   const Clock::time_point t0 = Clock::now();

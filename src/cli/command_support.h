@@ -53,6 +53,9 @@ struct StepSamples {
 /// Runs world.step() timed with a monotonic clock; a successful step is added to
 /// `samples` (wall time, stage timings, contact count), a failed one is not.
 StepResult timed_step(World& world, StepSamples& samples);
+/// What went wrong in a failed step, after "SCENE: step N: ": `body` names the
+/// body the result points at ("body 'box'").
+std::string step_failure_text(const StepResult& result, const std::string& body);
 
 /// Opens an output file now (nullptr for an empty path), so an unwritable path
 /// fails with status 1 before any simulation; `command` prefixes the message.

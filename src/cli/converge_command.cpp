@@ -134,8 +134,8 @@ StepEnergies measure_step(const Scene& scene, const WorldDef& settings, long lon
   World world = build_world(scene, settings);  // SceneError -> status 2
   const auto check = [&](const StepResult& r) {
     if (!r.ok)
-      throw CommandFailure{kExitFailure, scene.file + ": step " + std::to_string(r.step) +
-                                             ": a body's state became non-finite"};
+      throw CommandFailure{kExitFailure, scene.file + ": step " + std::to_string(r.step) + ": " +
+                                             step_failure_text(r, "a body")};
   };
   for (long long s = 1; s < step; ++s) check(world.step());
   StepEnergies out;

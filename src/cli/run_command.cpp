@@ -27,6 +27,7 @@
 #include "cli/method_flags.h"
 #include "output/recording.h"
 #include "pabd/scene.h"
+#include "world/world_validation.h"  // kMaxIterations
 
 namespace pabd::cli {
 namespace {
@@ -54,6 +55,7 @@ struct RunArgs {
   std::string stats_path;
   std::string gltf_path;
   std::string html_path;
+  bool html_contacts = false;  ///< --html-contacts: the player also shows contacts
   bool quiet = false;
   std::string solver;  ///< --solver: pabd or avbd; empty = the scene's settings.solver
   MethodFlags method;  ///< --iteration-order, --local-step
@@ -80,8 +82,9 @@ void check_flags(const RunArgs& a, const CLI::App& cmd) {
     bad("--steps", "an integer >= 1", typed(a.steps_opt));
   if (a.dt_opt->count() > 0 && !(std::isfinite(a.dt) && a.dt > 0))
     bad("--dt", "a positive finite number of seconds", typed(a.dt_opt));
-  if (a.iterations_opt->count() > 0 && (a.iterations < 1 || a.iterations > 1'000'000'000))
-    bad("--iterations", "an integer from 1 to 1000000000", typed(a.iterations_opt));
+  if (a.iterations_opt->count() > 0 && (a.iterations < 1 || a.iterations > kMaxIterations))
+    bad("--iterations", "an integer from 1 to " + std::to_string(kMaxIterations),
+        typed(a.iterations_opt));
   if (a.threads_opt->count() > 0 && (a.threads < 0 || a.threads > 1'000'000))
     bad("--threads", "an integer >= 0 (0 = OpenMP's default)", typed(a.threads_opt));
   const CLI::Option* every = cmd.get_option("--every");
@@ -90,6 +93,8 @@ void check_flags(const RunArgs& a, const CLI::App& cmd) {
     bad("--states", "a file name", "an empty string");
   if (a.stats_path.empty() && cmd.get_option("--stats")->count() > 0)
     bad("--stats", "a file name", "an empty string");
+  if (a.html_contacts && a.html_path.empty())
+    throw CommandFailure{kExitBadInput, "pabd run: --html-contacts: needs --html FILE"};
   if (cmd.get_option("--solver")->count() > 0 && a.solver != "pabd" && a.solver != "avbd")
     bad("--solver", "pabd or avbd", "'" + a.solver + "'");
   a.method.check("pabd run");
@@ -267,7 +272,8 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   }
 
   Recording rec;
-  if (recording) rec = start_recording(world, scene_name(args.scene_path), int(args.every));
+  if (recording)
+    rec = start_recording(world, scene_name(args.scene_path), int(args.every), args.html_contacts);
 
   Samples samples;
   Progress progress(steps, args.quiet);
@@ -281,7 +287,7 @@ int run(const RunArgs& args, const CLI::App& cmd) {
               ? "body '" + world.body_name(world.body_at(result.bad_body)) + "'"
               : "a body";
       throw CommandFailure{kExitFailure, scene.file + ": step " + std::to_string(result.step) +
-                                             ": " + body + " state became non-finite"};
+                                             ": " + step_failure_text(result, body)};
     }
     if (states && s % args.every == 0) write_states(*states, world, moving);
     if (recording) {
@@ -334,6 +340,9 @@ void add_run_command(CLI::App& app, int& exit_status) {
                   "Write an animated glTF 2.0 binary (.glb), a frame every --every steps");
   cmd->add_option("--html", args->html_path,
                   "Write a self-contained HTML player, a frame every --every steps");
+  cmd->add_flag("--html-contacts", args->html_contacts,
+                "With --html: record each frame's contact points and normals for the player "
+                "(about 25 bytes of page per contact per frame)");
   cmd->add_flag("--quiet", args->quiet, "No progress line on stderr");
   cmd->add_option("--solver", args->solver, "pabd or avbd (default: settings.solver, else pabd)");
   args->method.add_to(*cmd);

@@ -2,7 +2,8 @@
 // (GLFW, OpenGL 3.3 core, Dear ImGui; see src/viewer/viewer_app.h).
 //
 // The testability flags (--frames, --screenshot, --drag, --drag-body, --report,
-// --size, --fixed-step) let the viewer run unattended under xvfb-run.
+// --size, --fixed-step) let the viewer run unattended under xvfb-run; --threads
+// and --contacts set what the panel can also change.
 
 #include "cli/view_command.h"
 
@@ -30,6 +31,9 @@ struct ViewArgs {
   std::string report;
   std::string size = "1280x720";
   bool fixed_step = false;
+  long long threads = 0;
+  CLI::Option* threads_opt = nullptr;  ///< given: overrides the scene's settings.threads
+  bool contacts = false;
 };
 
 /// Splits "a<sep>b<sep>..." into exactly `count` numbers; false on anything else.
@@ -68,6 +72,12 @@ int run_view(const ViewArgs& args) {
     std::fprintf(stderr, "pabd view: --frames: expected N >= 0\n");
     return kExitBadInput;
   }
+  // The same range as `pabd run --threads`.
+  const bool threads = args.threads_opt->count() > 0;
+  if (threads && (args.threads < 0 || args.threads > 1'000'000)) {
+    std::fprintf(stderr, "pabd view: --threads: expected an integer >= 0 (0 = OpenMP's default)\n");
+    return kExitBadInput;
+  }
 #ifdef PABD_HAVE_VIEWER
   viewer::ViewerOptions opt;
   opt.scene_path = args.scene_path;
@@ -81,6 +91,8 @@ int run_view(const ViewArgs& args) {
   opt.width = static_cast<int>(size[0]);
   opt.height = static_cast<int>(size[1]);
   opt.fixed_step = args.fixed_step;
+  opt.threads = threads ? static_cast<int>(args.threads) : -1;
+  opt.contacts = args.contacts;
   return viewer::run_viewer(opt);
 #else
   std::fprintf(stderr,
@@ -118,6 +130,11 @@ void add_view_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--size", args->size, "Window size WxH in pixels (default 1280x720)");
   cmd->add_flag("--fixed-step", args->fixed_step,
                 "Exactly one simulation step per frame (deterministic; default: real time)");
+  args->threads_opt = cmd->add_option(
+      "--threads", args->threads,
+      "Solver threads, 0 = OpenMP's default (default: settings.threads; the panel changes it)");
+  cmd->add_flag("--contacts", args->contacts,
+                "Start with the contact points and normals shown (C toggles them)");
   drag_body->needs(cmd->get_option("--drag"));
   cmd->callback([args, &exit_status] { exit_status = run_view(*args); });
 }

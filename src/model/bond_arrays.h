@@ -35,8 +35,11 @@ struct BondArrays {
 
   // Model.
   const BondKind* kind = nullptr;
-  const int* end_body = nullptr;      ///< per end: body index, < 0 = world
-  const Vec3* end_local = nullptr;    ///< per end: material point (world point for the world)
+  const int* end_body = nullptr;  ///< per end: body index, < 0 = world
+  /// Per end: material point (world point for the world). A line bond's end a
+  /// slides along its axis to the foot of end b at each step's start
+  /// (slide_line_anchor): the constraint is the same, its lever is right.
+  Vec3* end_local = nullptr;
   const Real* stiffness = nullptr;    ///< [N/m]; 0 with `hard` = augmented Lagrangian
   const Real* rest_length = nullptr;  ///< [m] (springs, distance bonds)
   const Vec3* axis =

@@ -1,26 +1,42 @@
 #include "output/recording.h"
 
 namespace pabd {
+namespace {
 
-Recording start_recording(const World& world, const std::string& scene, int every) {
+/// A world point as the material point of a body (the world's own frame for the world).
+Vec3 to_local(const World& world, BodyId body, Vec3 p) {
+  if (body.is_world()) return p;
+  const BodyState s = world.body_state(body);
+  return transpose(to_matrix(s.orientation)) * (p - s.position);
+}
+
+}  // namespace
+
+Recording start_recording(const World& world, const std::string& scene, int every, bool contacts) {
   Recording rec;
   rec.scene = scene;
   rec.dt = world.settings().dt;
   rec.every = every;
   rec.iterations = world.settings().iterations;
   rec.threads = world.settings().threads;
+  rec.has_contacts = contacts;
   for (int i = 0; i < world.body_count(); ++i) {
     const BodyId id = world.body_at(i);
     rec.bodies.push_back(
         {world.body_name(id), world.body_shape(id), world.is_static(id), world.body_mass(id)});
   }
+  // A joint's ends are material points of its bodies: recorded once, in the
+  // body frames, they give the end points of every frame from its poses.
   for (int j = 0; j < world.joint_count(); ++j) {
     const JointId id = world.joint_at(j);
     if (!world.is_valid(id)) continue;
     const JointInfo info = world.joint_info(id);
     rec.joints.push_back({info.kind, info.body_a.is_world() ? -1 : int(info.body_a.index),
-                          info.body_b.is_world() ? -1 : int(info.body_b.index)});
+                          info.body_b.is_world() ? -1 : int(info.body_b.index),
+                          to_local(world, info.body_a, info.world_a),
+                          to_local(world, info.body_b, info.world_b)});
   }
+  if (contacts) rec.contact_start.push_back(0);
   record_frame(rec, world);
   return rec;
 }
@@ -31,15 +47,13 @@ void record_frame(Recording& rec, const World& world) {
     const BodyState s = world.body_state(world.body_at(i));
     rec.position.push_back(s.position);
     rec.orientation.push_back(s.orientation);
-    rec.velocity.push_back(s.velocity);
-    rec.angular_velocity.push_back(s.angular_velocity);
   }
-  for (int j = 0; j < world.joint_count(); ++j) {
-    const JointId id = world.joint_at(j);
-    if (!world.is_valid(id)) continue;
-    const JointInfo info = world.joint_info(id);
-    rec.joint_a.push_back(info.world_a);
-    rec.joint_b.push_back(info.world_b);
+  if (rec.has_contacts) {
+    for (int c = 0; c < world.contact_count(); ++c) {
+      const ContactInfo info = world.contact(c);
+      rec.contacts.push_back({0.5 * (info.point_a + info.point_b), info.normal, info.normal_force});
+    }
+    rec.contact_start.push_back(static_cast<int>(rec.contacts.size()));
   }
 }
 

@@ -1,5 +1,9 @@
 // A recorded simulation: what every output (glTF, HTML player) needs, taken
 // from a World through its public API while `pabd run` steps it.
+//
+// Poses only: velocities are not kept (the player derives what it shows from
+// consecutive poses), and a joint is recorded once as its two material points,
+// so its end points follow from the poses of its bodies.
 #pragma once
 
 #include <string>
@@ -22,6 +26,15 @@ struct RecordedJoint {
   JointKind kind = JointKind::Spherical;
   int body_a = -1;  ///< body index, -1 = world
   int body_b = -1;  ///< body index, -1 = world
+  Vec3 local_a;     ///< end on body_a, body_a's frame (world frame for the world) [m]
+  Vec3 local_b;     ///< end on body_b, body_b's frame (world frame for the world) [m]
+};
+
+/// One contact point of a frame (the last step's contacts, World::contact).
+struct RecordedContact {
+  Vec3 point;             ///< midpoint of the two surface points, world frame [m]
+  Vec3 normal;            ///< unit normal from body_a toward body_b
+  Real normal_force = 0;  ///< push along the normal [N]; 0 for a speculative contact
 };
 
 /// Frames sampled every `every` steps (frame 0 = the initial state), plus the
@@ -32,15 +45,17 @@ struct Recording {
   int every = 1;                      ///< steps between frames
   int iterations = 0;                 ///< solver iterations per step
   int threads = 1;                    ///< threads used
+  bool has_contacts = false;          ///< contacts are recorded per frame
   std::vector<RecordedBody> bodies;   ///< all bodies, in World order
   std::vector<RecordedJoint> joints;  ///< valid joints, in World order
 
-  std::vector<double> frame_time;      ///< per frame [s]
-  std::vector<Vec3> position;          ///< frame-major: [frame * bodies + body]
-  std::vector<Quat> orientation;       ///< frame-major
-  std::vector<Vec3> velocity;          ///< frame-major [m/s]
-  std::vector<Vec3> angular_velocity;  ///< frame-major [rad/s]
-  std::vector<Vec3> joint_a, joint_b;  ///< frame-major [frame * joints + joint] end points
+  std::vector<double> frame_time;  ///< per frame [s]
+  std::vector<Vec3> position;      ///< frame-major: [frame * bodies + body]
+  std::vector<Quat> orientation;   ///< frame-major
+  /// With has_contacts: frame f's contacts are contacts[contact_start[f] ..
+  /// contact_start[f + 1]) (frame_count() + 1 entries).
+  std::vector<int> contact_start;
+  std::vector<RecordedContact> contacts;
 
   std::vector<double> step_collision_ms;  ///< per step: detect stage [ms]
   std::vector<double> step_solve_ms;      ///< per step: all other stages [ms]
@@ -50,8 +65,10 @@ struct Recording {
   int frame_count() const { return static_cast<int>(frame_time.size()); }
 };
 
-/// Starts a recording of `world` (bodies, joints, and frame 0).
-Recording start_recording(const World& world, const std::string& scene, int every);
+/// Starts a recording of `world` (bodies, joints, and frame 0); with
+/// `contacts`, every frame also keeps the last step's contact points.
+Recording start_recording(const World& world, const std::string& scene, int every,
+                          bool contacts = false);
 /// Appends the world's current state as a frame.
 void record_frame(Recording& rec, const World& world);
 /// Appends the timings of the step just taken.

@@ -7,6 +7,7 @@
 
 #include "scene/scene_arrays.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -85,16 +86,17 @@ std::string array_body_name(const std::string& prefix, long long i, long long j,
 }
 
 void expand_body_arrays(const std::string& file, const std::vector<BodyArray>& arrays,
-                        std::vector<BodyDef>& bodies, BodyNameIndex& names) {
+                        std::vector<BodyDef>& bodies, BodyNameIndex& names, long long max_bodies) {
+  max_bodies = std::min(max_bodies, kMaxSceneBodies);  // array_size's products stay in range
   // Count first: the limit is on the scene's whole body list.
   const std::size_t listed = bodies.size();
   long long total = static_cast<long long>(listed);
   std::vector<std::size_t> first;  // index of each array's first body
   for (const BodyArray& a : arrays) {
-    const long long n = array_size(a, kMaxSceneBodies);
-    if (n < 0 || total + n > kMaxSceneBodies)
+    const long long n = array_size(a, max_bodies);
+    if (n < 0 || total + n > max_bodies)
       fail(file, a.json_path + "/count",
-           "expected at most " + std::to_string(kMaxSceneBodies) + " bodies in the scene, got " +
+           "expected at most " + std::to_string(max_bodies) + " bodies in the scene, got " +
                std::to_string(a.count[0]) + " x " + std::to_string(a.count[1]) + " x " +
                std::to_string(a.count[2]) + " more after " + std::to_string(total));
     check_array(file, a);

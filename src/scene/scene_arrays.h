@@ -35,10 +35,11 @@ std::string array_body_name(const std::string& prefix, long long i, long long j,
 
 /// Appends every array's bodies to `bodies` (order: x fastest, then z, then y) and
 /// their names to `names`. Checks, before anything is appended, that the total stays
-/// within kMaxSceneBodies, that every position is finite and that the World API
-/// accepts the template; then that every generated name is new. Throws SceneError
-/// "FILE: /arrays/N/...: expected ..." (file = `file`).
+/// within `max_bodies` (at most kMaxSceneBodies), that every position is finite and
+/// that the World API accepts the template; then that every generated name is new.
+/// Throws SceneError "FILE: /arrays/N/...: expected ..." (file = `file`).
 void expand_body_arrays(const std::string& file, const std::vector<BodyArray>& arrays,
-                        std::vector<BodyDef>& bodies, BodyNameIndex& names);
+                        std::vector<BodyDef>& bodies, BodyNameIndex& names,
+                        long long max_bodies = kMaxSceneBodies);
 
 }  // namespace pabd

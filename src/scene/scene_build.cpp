@@ -5,6 +5,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <variant>
 
 #include "pabd/scene.h"
@@ -24,10 +25,38 @@ auto at_path(const Scene& scene, const std::string& path, Call&& call) {
   }
 }
 
+/// The AVBD baseline solves springs and point, line and distance bonds: a hinge's
+/// or slider's limits and drives are refused here, at the joint, before anything
+/// is built (the World would refuse them only at the first step, naming no entry).
+void check_joints_for_avbd(const Scene& scene, const WorldDef& settings) {
+  if (settings.solver != SolverKind::Avbd) return;
+  for (const SceneJoint& joint : scene.joints) {
+    const auto [limits, drive] = std::visit(
+        [](const auto& d) -> std::pair<bool, bool> {
+          if constexpr (requires {
+                          d.limits;
+                          d.drive;
+                        })
+            return {d.limits.enabled, d.drive.mode != DriveMode::Off};
+          else
+            return {false, false};
+        },
+        joint.def);
+    if (limits || drive)
+      throw SceneError(scene.file + ": " + joint.json_path + ": expected a joint solver avbd " +
+                       "supports (no limits or drive: those need solver pabd), got a " +
+                       joint_kind_name(joint.kind()) + " joint with " +
+                       (limits && drive ? "limits and a drive"
+                        : limits        ? "limits"
+                                        : "a drive"));
+  }
+}
+
 }  // namespace
 
 World build_world(const Scene& scene, const WorldDef& settings) {
   World world = at_path(scene, "/settings", [&] { return World(settings); });
+  check_joints_for_avbd(scene, settings);
 
   // Body names -> handles returned by add_body ("world" is the fixed frame).
   std::unordered_map<std::string, BodyId> ids;

@@ -27,6 +27,8 @@
 
 #include "pabd/scene.h"
 #include "scene/scene_arrays.h"
+#include "scene/scene_limits.h"
+#include "world/world_validation.h"
 
 namespace pabd {
 namespace {
@@ -84,6 +86,10 @@ std::string describe(const json& v) {
 
 // ---------------------------------------------------------------------------
 // Pass 1: SAX handler that builds the tree and tracks the current path.
+//
+// Each open container keeps only its own reference token; a path is joined
+// from the stack when an error needs one, so a long key is never copied once
+// per level below it. Nesting deeper than kMaxJsonDepth stops the parse.
 
 class TreeBuilder {
  public:
@@ -103,12 +109,12 @@ class TreeBuilder {
 
   bool key(json::string_t& k) {
     Frame& top = stack_.back();
+    top.key = k;
     if (top.node->contains(k)) {
-      error_path = child(top.path, k);
+      error_path = next_path();
       error_kind = Error::DuplicateKey;
       return false;  // stops the parse
     }
-    top.key = k;
     return true;
   }
 
@@ -123,7 +129,7 @@ class TreeBuilder {
     return false;
   }
 
-  enum class Error { None, Syntax, NumberOverflow, DuplicateKey };
+  enum class Error { None, Syntax, NumberOverflow, DuplicateKey, TooDeep };
   Error error_kind = Error::None;
   std::string error_path;
   std::size_t error_position = 0;
@@ -132,16 +138,23 @@ class TreeBuilder {
 
  private:
   struct Frame {
-    json* node;        // the open object or array
-    std::string path;  // its JSON Pointer
-    std::string key;   // objects: key of the value that comes next
+    json* node;         // the open object or array
+    std::string token;  // its reference token in its parent ("" for the root)
+    std::string key;    // objects: key of the value that comes next
   };
+
+  /// Reference token, in the open container, of the value the next event creates.
+  std::string next_token() const {
+    const Frame& top = stack_.back();
+    return top.node->is_array() ? std::to_string(top.node->size()) : top.key;
+  }
 
   /// JSON Pointer of the value that the next event will create.
   std::string next_path() const {
     if (stack_.empty()) return "";
-    const Frame& top = stack_.back();
-    return top.node->is_array() ? child(top.path, top.node->size()) : child(top.path, top.key);
+    std::string path;
+    for (std::size_t i = 1; i < stack_.size(); ++i) path = child(path, stack_[i].token);
+    return child(path, next_token());
   }
 
   /// Places a finished value in the open container (or as the root).
@@ -165,8 +178,13 @@ class TreeBuilder {
     return true;
   }
   bool open(json&& container) {
-    std::string path = next_path();
-    stack_.push_back({insert(std::move(container)), std::move(path), {}});
+    if (stack_.size() >= static_cast<std::size_t>(kMaxJsonDepth)) {
+      error_path = next_path();
+      error_kind = Error::TooDeep;
+      return false;  // stops the parse before the stack grows further
+    }
+    std::string token = stack_.empty() ? std::string() : next_token();
+    stack_.push_back({insert(std::move(container)), std::move(token), {}});
     return true;
   }
   bool close() {
@@ -200,20 +218,40 @@ std::string syntax_detail(const std::string& message) {
   return message.substr(start);
 }
 
+[[noreturn]] void fail_syntax(const std::string& file, const std::string& text,
+                              std::size_t position, const std::string& detail) {
+  const auto [line, column] = line_column(text, position);
+  throw SceneError(one_line(file + ": line " + std::to_string(line) + ", column " +
+                            std::to_string(column) + ": expected valid JSON (" + detail + ")"));
+}
+
 json parse_tree(const std::string& text, const std::string& file) {
+  if (text.size() > kMaxSceneBytes)
+    fail(file, "",
+         "expected a scene of at most " + std::to_string(kMaxSceneBytes >> 20) + " MiB, got " +
+             std::to_string(text.size()) + " bytes");
+  // The JSON library reads a NUL byte as the end of the input, so a valid scene
+  // followed by a NUL and anything at all would pass. JSON text never holds one
+  // (in strings it is written \u0000).
+  const std::size_t nul = text.find('\0');
+  if (nul != std::string::npos)
+    fail_syntax(file, text, nul + 1,
+                "a NUL byte at byte " + std::to_string(nul) + ", which JSON text never contains");
   json root;
   TreeBuilder builder(root);
-  if (json::sax_parse(text, &builder)) return root;
+  // strict: anything but white space after the document is an error.
+  if (json::sax_parse(text, &builder, json::input_format_t::json, /*strict=*/true)) return root;
   using E = TreeBuilder::Error;
+  if (builder.error_kind == E::TooDeep)
+    fail(file, builder.error_path,
+         "expected arrays and objects nested at most " + std::to_string(kMaxJsonDepth) +
+             " deep, got deeper");
   if (builder.error_kind == E::DuplicateKey)
     fail(file, builder.error_path, "expected each key once in an object, got a repeated key");
   if (builder.error_kind == E::NumberOverflow)
     fail(file, builder.error_path,
          "expected a finite number, got " + one_line(builder.error_token, 40));
-  const auto [line, column] = line_column(text, builder.error_position);
-  throw SceneError(one_line(file + ": line " + std::to_string(line) + ", column " +
-                            std::to_string(column) + ": expected valid JSON (" +
-                            syntax_detail(builder.error_message) + ")"));
+  fail_syntax(file, text, builder.error_position, syntax_detail(builder.error_message));
 }
 
 // ---------------------------------------------------------------------------
@@ -380,8 +418,8 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
   WorldDef& w = scene.settings;
   r.opt_number(s, path, "dt", Range::Positive, w.dt);
   if (s.contains("iterations"))
-    w.iterations = static_cast<int>(r.integer(s.at("iterations"), child(path, "iterations"), 1,
-                                              std::numeric_limits<int>::max()));
+    w.iterations = static_cast<int>(
+        r.integer(s.at("iterations"), child(path, "iterations"), 1, kMaxIterations));
   r.opt_vec3(s, path, "gravity", w.gravity);
   if (s.contains("augmented_lagrangian"))
     w.augmented_lagrangian =
@@ -398,9 +436,9 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
     r.fail_at(child(path, "chebyshev_rho"),
               "expected a number in [0, 1), got " + describe(s.at("chebyshev_rho")));
   r.opt_number(s, path, "relaxation", Range::Positive, w.relaxation);
-  if (!(w.relaxation < 2))
+  if (!(w.relaxation <= kMaxRelaxation))
     r.fail_at(child(path, "relaxation"),
-              "expected a number in (0, 2), got " + describe(s.at("relaxation")));
+              "expected a number in (0, 1.5], got " + describe(s.at("relaxation")));
   r.opt_number(s, path, "max_rotation_per_step", Range::Positive, w.max_rotation_per_step);
   if (!(w.max_rotation_per_step <= 3.141592653589793))
     r.fail_at(child(path, "max_rotation_per_step"),
@@ -752,7 +790,7 @@ std::string joint_kind_list() {
 }
 
 SceneJoint read_joint(const Reader& r, const json& j, const std::string& path,
-                      const BodyNameIndex& names) {
+                      const BodyNameIndex& names, const std::vector<BodyDef>& bodies) {
   if (!j.is_object()) r.fail_at(path, "expected a joint object, got " + describe(j));
   const std::string type_path = child(path, "type");
   const std::string type = r.text(
@@ -867,12 +905,25 @@ SceneJoint read_joint(const Reader& r, const json& j, const std::string& path,
   if (joint.body_a == joint.body_b)
     r.fail_at(child(path, "body_b"),
               "expected a body other than body_a, got '" + joint.body_b + "' for both ends");
+  // A joint between two fixed ends holds nothing (the World refuses it); a spring may.
+  const auto fixed = [&](const std::string& name) {
+    return name == "world" || bodies[names.at(name)].is_static;
+  };
+  if (*kind_it != JointKind::Spring && fixed(joint.body_a) && fixed(joint.body_b))
+    r.fail_at(child(path, "body_b"), "expected a dynamic body at one end at least, got '" +
+                                         joint.body_a + "' and '" + joint.body_b +
+                                         "', both static (or the world)");
   return joint;
 }
 
 }  // namespace
 
 Scene parse_scene(const std::string& json_text, const std::string& file_label) {
+  return parse_scene_with_limits(json_text, file_label, SceneLimits{});
+}
+
+Scene parse_scene_with_limits(const std::string& json_text, const std::string& file_label,
+                              const SceneLimits& limits) {
   const json root = parse_tree(json_text, file_label);
   const Reader r(file_label);
   r.check_object(root, "", "a scene object",
@@ -912,7 +963,7 @@ Scene parse_scene(const std::string& json_text, const std::string& file_label) {
     std::vector<BodyArray> specs;
     for (std::size_t i = 0; i < arrays.size(); ++i)
       specs.push_back(read_array(r, arrays[i], child("/arrays", i)));
-    expand_body_arrays(file_label, specs, scene.bodies, names);
+    expand_body_arrays(file_label, specs, scene.bodies, names, limits.max_bodies);
   }
 
   if (root.contains("joints")) {
@@ -920,7 +971,7 @@ Scene parse_scene(const std::string& json_text, const std::string& file_label) {
     if (!joints.is_array())
       r.fail_at("/joints", "expected an array of joints, got " + describe(joints));
     for (std::size_t i = 0; i < joints.size(); ++i)
-      scene.joints.push_back(read_joint(r, joints[i], child("/joints", i), names));
+      scene.joints.push_back(read_joint(r, joints[i], child("/joints", i), names, scene.bodies));
   }
   return scene;
 }
@@ -928,10 +979,15 @@ Scene parse_scene(const std::string& json_text, const std::string& file_label) {
 Scene load_scene(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path + ": expected a readable scene file, but it cannot be opened");
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read at most one byte past the limit, so that /dev/zero or an endless pipe
+  // ends with the size error instead of filling the memory.
+  std::string text;
+  char buffer[1 << 16];
+  while (text.size() <= kMaxSceneBytes && in.read(buffer, sizeof buffer))
+    text.append(buffer, sizeof buffer);
+  if (text.size() <= kMaxSceneBytes) text.append(buffer, static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw SceneError(path + ": expected a readable scene file, but reading failed");
-  return parse_scene(text.str(), path);
+  return parse_scene(text, path);
 }
 
 }  // namespace pabd

@@ -2,6 +2,7 @@
 // the triangles' adjacency, a median-split BVH) and OBJ loading.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,8 +36,17 @@ inline constexpr int kMeshLeafTriangles = 4;
 void build_triangle_mesh(const std::vector<Vec3>& vertices, const std::vector<int>& indices,
                          TriangleMeshData& out);
 
+/// The largest OBJ file read_obj reads [bytes]: 128 MiB, about 2.5 million
+/// triangles written out with their vertices (docs/scene-format.md, "Limits").
+inline constexpr std::size_t kMaxObjFileBytes = std::size_t(128) << 20;
+
 /// Reads the vertices and triangulated faces of an OBJ file (all its shapes).
-/// Throws Error "PATH: ..." when it cannot be read or holds no faces.
+/// The path must name a regular file of at most kMaxObjFileBytes; `mtllib` is
+/// not followed. Throws Error "PATH: ..." when it cannot be read or holds no faces.
 void read_obj(const std::string& path, std::vector<Vec3>& vertices, std::vector<int>& indices);
+
+/// read_obj on OBJ text in memory; `label` starts the messages ("LABEL: ...").
+void read_obj_text(const std::string& text, const std::string& label, std::vector<Vec3>& vertices,
+                   std::vector<int>& indices);
 
 }  // namespace pabd

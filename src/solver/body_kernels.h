@@ -136,6 +136,30 @@ PABD_HD Real inertial_energy_kernel(const BodyArrays& b, int i, Real h) {
   return e / (Real(2) * h * h);
 }
 
+/// Kinetic energy of body i [J]: m v^2 / 2 plus the affine part's, with
+/// A' = [w]x A and its rows weighted by the second moments Pi as in the
+/// inertial energy above (for a rigid A this is w.I w / 2).
+PABD_HD Real kinetic_energy_kernel(const BodyArrays& b, int i) {
+  if (b.is_static[i]) return 0;
+  const Vec3 v = b.velocity[i];
+  const Vec3 w = b.angular_velocity[i];
+  const Mat3& a = b.affine[i];
+  Mat3 rate;  // [w]x A, column by column
+  for (int c = 0; c < 3; ++c) {
+    const Vec3 col = cross(w, Vec3{a.m[0][c], a.m[1][c], a.m[2][c]});
+    rate.m[0][c] = col.x;
+    rate.m[1][c] = col.y;
+    rate.m[2][c] = col.z;
+  }
+  const Mat3& pi = b.affine_inertia[i];
+  Real e = b.mass[i] * dot(v, v);
+  for (int r = 0; r < 3; ++r) {
+    const Vec3 ar = row(rate, r);
+    e += dot(ar, pi * ar);
+  }
+  return e / 2;
+}
+
 /// True when every number of body i's state is finite.
 PABD_HD bool body_state_finite(const BodyArrays& b, int i) {
   const Vec3 vs[3] = {b.position[i], b.velocity[i], b.angular_velocity[i]};

@@ -263,6 +263,7 @@ StepResult finite_check_stage(const StepContext& ctx) {
     if (!body_state_finite(ctx.bodies, i)) {
       result.ok = false;
       result.bad_body = i;
+      result.failure = StepFailure::NonFinite;
       break;
     }
   }

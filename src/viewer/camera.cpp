@@ -8,7 +8,8 @@
 namespace pabd::viewer {
 namespace {
 
-constexpr double kMaxPitch = 1.55;  // just under 90 degrees: keeps the up vector defined
+constexpr double kMaxPitch = 1.55;   // just under 90 degrees: keeps the up vector defined
+constexpr double kMinRadius = 1e-3;  // [m]: the smallest scene framed (a 1 mm bead)
 
 Vec3 normalize(Vec3 v) {
   const double n = length(v);
@@ -32,9 +33,11 @@ void OrbitCamera::frame_bounds(Vec3 lo, Vec3 hi) {
   target = 0.5 * (lo + hi);
   // The default view looks along -Z: the X-Y extent must fit the vertical field
   // of view (with a margin); depth along Z matters less.
+  // No floor in metres: a 5 cm scene is framed as closely as a 5 m one (the
+  // near plane follows the distance, and the zoom goes down to 1 mm).
   const Vec3 d = hi - lo;
-  const double radius = std::max(0.5 * std::hypot(d.x, d.y) + 0.25 * d.z, 0.5);
-  distance = std::max(1.15 * radius / std::sin(0.5 * fov_y), 3.0);
+  const double radius = std::max(0.5 * std::hypot(d.x, d.y) + 0.25 * d.z, kMinRadius);
+  distance = 1.15 * radius / std::sin(0.5 * fov_y);
 }
 
 void OrbitCamera::axes(Vec3* right, Vec3* up, Vec3* back) const {
@@ -55,7 +58,9 @@ Vec3 OrbitCamera::forward() const {
   return -b;
 }
 
-double OrbitCamera::near_plane() const { return std::max(0.01, 0.01 * distance); }
+// The near plane follows the distance (a floor in metres would clip a
+// centimetre scene framed from a decimetre away).
+double OrbitCamera::near_plane() const { return 0.01 * distance; }
 double OrbitCamera::far_plane() const { return 100 * distance + 200; }
 
 Mat4 OrbitCamera::view() const {
@@ -117,7 +122,7 @@ void OrbitCamera::orbit(double dx, double dy) {
 }
 
 void OrbitCamera::zoom(double clicks) {
-  distance = std::clamp(distance * std::pow(0.88, clicks), 0.1, 1e4);
+  distance = std::clamp(distance * std::pow(0.88, clicks), 1e-3, 1e4);
 }
 
 void OrbitCamera::pan(double dx, double dy, int height) {

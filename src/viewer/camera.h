@@ -34,7 +34,7 @@ class OrbitCamera {
   double fov_y = 0.785398;  ///< vertical field of view (45 degrees)
 
   /// Aims at the centre of the box [lo, hi] from far enough to see all of it
-  /// (from the default direction, along -Z).
+  /// (from the default direction, along -Z), however small the box.
   void frame_bounds(Vec3 lo, Vec3 hi);
   /// Eye position.
   Vec3 eye() const;

@@ -108,6 +108,12 @@ std::string shape_key(const ShapeDef& s) {
   return buf;
 }
 
+/// Contact colours: orange where the contact pushed in the last step, grey-blue
+/// where it is only speculative. Both are more saturated than any body colour
+/// (body_color's saturation is 0.65), so they stand out on every body.
+constexpr Vec3 kContactPushing{1.0, 0.35, 0.12};
+constexpr Vec3 kContactSpeculative{0.5, 0.61, 0.75};
+
 Mat4 model_matrix(const BodyState& s) {
   const Mat3 r = to_matrix(s.orientation);
   Mat4 m;
@@ -213,6 +219,20 @@ void Renderer::add_cross(Vec3 p, double s, Vec3 c) {
   add_line(p - Vec3{0, 0, s}, p + Vec3{0, 0, s}, c);
 }
 
+void Renderer::add_contacts(const World& world, double size) {
+  // A cross at the midpoint of the two surface points and the normal, from
+  // body_a toward body_b, five crosses long.
+  const int n = world.contact_count();
+  for (int c = 0; c < n; ++c) {
+    const ContactInfo info = world.contact(c);
+    const Vec3 p = 0.5 * (info.point_a + info.point_b);
+    const Vec3 color = info.normal_force > 0 ? kContactPushing : kContactSpeculative;
+    add_cross(p, size, color);
+    add_line(p, p + (5 * size) * info.normal, color);
+  }
+  contacts_drawn_ = n;
+}
+
 void Renderer::draw_lines(const Mat4& view_proj) {
   if (lines_.empty()) return;
   glUseProgram(line_program_);
@@ -263,13 +283,15 @@ void Renderer::draw(const World& world, const OrbitCamera& camera, int width, in
   glBindVertexArray(0);
   glDisable(GL_POLYGON_OFFSET_FILL);
 
-  // Ground grid on y = 0: 1 m cells over 40 m, the X axis red and the Z axis blue.
+  // Ground grid on y = 0: 40 cells of options.grid_cell each way (1 m over
+  // 40 m for a metre-sized scene), the X axis red and the Z axis blue.
   constexpr int kHalf = 20;
+  const double g = options.grid_cell;
   for (int k = -kHalf; k <= kHalf; ++k) {
     const Vec3 gx = k == 0 ? Vec3{0.2, 0.35, 0.75} : Vec3{0.3, 0.31, 0.34};
     const Vec3 gz = k == 0 ? Vec3{0.75, 0.25, 0.25} : Vec3{0.3, 0.31, 0.34};
-    add_line({double(k), 0, -kHalf}, {double(k), 0, kHalf}, gx);
-    add_line({-kHalf, 0, double(k)}, {kHalf, 0, double(k)}, gz);
+    add_line({k * g, 0, -kHalf * g}, {k * g, 0, kHalf * g}, gx);
+    add_line({-kHalf * g, 0, k * g}, {kHalf * g, 0, k * g}, gz);
   }
   draw_lines(view_proj);
 
@@ -294,6 +316,8 @@ void Renderer::draw(const World& world, const OrbitCamera& camera, int width, in
       add_cross(info.world_b, cross, color);
     }
   }
+  contacts_drawn_ = 0;
+  if (options.contacts) add_contacts(world, 0.008 * camera.distance);  // ~7 px arms
   if (options.has_drag) {
     add_line(options.drag_body_point, options.drag_target, {1.0, 0.35, 0.9});
     add_cross(options.drag_target, 0.05 * camera.distance / 8, {1.0, 0.35, 0.9});

@@ -1,7 +1,7 @@
 // OpenGL 3.3 drawing of a World: one vertex buffer per distinct shape mesh
 // (src/output/shape_mesh.h), drawn per body with its model matrix and colour
-// under simple directional lighting; a ground grid; lines for joints and the
-// mouse spring.
+// under simple directional lighting; a ground grid; lines for joints, the
+// last step's contacts and the mouse spring.
 #pragma once
 
 #include <map>
@@ -16,6 +16,8 @@ namespace pabd::viewer {
 /// What to draw besides the bodies.
 struct DrawOptions {
   bool joints = true;       ///< joint end points and the lines between them
+  bool contacts = false;    ///< the last step's contact points (crosses) and normals (lines)
+  double grid_cell = 1;     ///< ground grid spacing [m] (40 cells each way)
   int highlight_body = -1;  ///< body index drawn brighter (the dragged one), or -1
   bool has_drag = false;    ///< draw the mouse spring from drag_body_point to drag_target
   Vec3 drag_body_point;     ///< world point of the spring's body end [m]
@@ -38,6 +40,8 @@ class Renderer {
   /// Draws the world into the current framebuffer of size width x height.
   void draw(const World& world, const OrbitCamera& camera, int width, int height,
             const DrawOptions& options);
+  /// Contact points drawn by the last draw() (0 when contacts are off).
+  int contacts_drawn() const { return contacts_drawn_; }
 
  private:
   struct GpuMesh {
@@ -51,12 +55,14 @@ class Renderer {
   const GpuMesh& mesh_for(const ShapeDef& shape);
   void add_line(Vec3 a, Vec3 b, Vec3 color);
   void add_cross(Vec3 p, double size, Vec3 color);
+  void add_contacts(const World& world, double size);
   void draw_lines(const Mat4& view_proj);
 
   std::map<std::string, GpuMesh> meshes_;
   std::vector<LineVertex> lines_;
   unsigned mesh_program_ = 0, line_program_ = 0;
   unsigned line_vao_ = 0, line_vbo_ = 0;
+  int contacts_drawn_ = 0;
   int mesh_view_proj_ = -1, mesh_model_ = -1, mesh_color_ = -1, mesh_light_ = -1,
       mesh_highlight_ = -1, line_view_proj_ = -1;
 };

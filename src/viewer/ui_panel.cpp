@@ -106,11 +106,15 @@ void timing_section(UiState& ui, World& world) {
   }
 }
 
-void draw_section(UiState& ui) {
+void draw_section(UiState& ui, const World& world) {
   ImGui::Checkbox("joint frames (end points + lines)", &ui.draw_joints);
-  ImGui::Checkbox("contact points", &ui.draw_contacts);
+  ImGui::Checkbox("contact points and normals (C)", &ui.draw_contacts);
+  // Pushing: a normal force in the last step; the rest are speculative.
+  const int n = world.contact_count();
+  int pushing = 0;
+  for (int c = 0; c < n; ++c) pushing += world.contact(c).normal_force > 0 ? 1 : 0;
   ImGui::SameLine();
-  ImGui::TextDisabled("(none yet)");
+  ImGui::TextDisabled("%d (%d pushing)", n, pushing);
   ImGui::Checkbox("keyboard help (H)", &ui.show_help);
 }
 
@@ -127,6 +131,7 @@ void help_window() {
         "space      pause / resume\n"
         "S or .     single step\n"
         "R          reset the scene\n"
+        "C          toggle contacts\n"
         "H          toggle this help\n"
         "Esc        quit\n"
         "left drag  pull a body with a spring\n"
@@ -168,7 +173,7 @@ UiActions draw_ui(UiState& ui, World& world) {
       solver_section(ui, world);
     if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen))
       timing_section(ui, world);
-    if (ImGui::CollapsingHeader("Draw", ImGuiTreeNodeFlags_DefaultOpen)) draw_section(ui);
+    if (ImGui::CollapsingHeader("Draw", ImGuiTreeNodeFlags_DefaultOpen)) draw_section(ui, world);
     if (!ui.message.empty()) {
       ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", ui.message.c_str());
       if (ImGui::SmallButton("dismiss")) ui.message.clear();

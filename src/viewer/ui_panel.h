@@ -17,7 +17,7 @@ struct UiState {
   bool paused = false;
   bool show_help = true;
   bool draw_joints = true;
-  bool draw_contacts = false;       ///< there are no contacts in the engine yet
+  bool draw_contacts = false;       ///< the last step's contact points and normals
   std::vector<std::string> scenes;  ///< scene files offered by the picker
   int scene_index = -1;             ///< which one is loaded, or -1
   std::string scene_path;           ///< the loaded scene file

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -47,8 +48,9 @@ constexpr int kPanelWidth = 330;
 /// default direction. A body hanging from a world anchor can swing anywhere
 /// below it within its reach, so that region is framed too (in X and Y, the
 /// plane the default camera sees). The scene is then shifted right by half the
-/// panel's width so the panel does not cover it.
-void frame_world(const World& world, OrbitCamera& camera, int window_height) {
+/// panel's width so the panel does not cover it. Returns the size of the box
+/// framed [m] (its diagonal; 0 for a world of planes only).
+double frame_world(const World& world, OrbitCamera& camera, int window_height) {
   Vec3 lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
   bool any = false;
   auto grow = [&](Vec3 a, Vec3 b) {
@@ -63,7 +65,7 @@ void frame_world(const World& world, OrbitCamera& camera, int window_height) {
     const Vec3 p = world.body_state(id).position;
     grow(p - Vec3{r, r, r}, p + Vec3{r, r, r});
   }
-  if (!any) return;
+  if (!any) return 0;
   const Vec3 body_lo = lo, body_hi = hi;
   for (int j = 0; j < world.joint_count(); ++j) {
     if (!world.is_valid(world.joint_at(j))) continue;
@@ -80,6 +82,14 @@ void frame_world(const World& world, OrbitCamera& camera, int window_height) {
   }
   camera.frame_bounds(lo, hi);
   camera.pan(kPanelWidth / 2.0, 0, window_height);
+  return length(hi - lo);
+}
+
+/// Grid spacing for a scene of this size: the power of ten at or below a
+/// fifth of it, at most 1 m (so 40 cells cover metre-sized scenes and more).
+double grid_cell(double scene_size) {
+  if (!(scene_size > 0)) return 1;
+  return std::min(1.0, std::pow(10.0, std::floor(std::log10(scene_size / 5))));
 }
 
 nlohmann::json vec(Vec3 v) { return {v.x, v.y, v.z}; }
@@ -120,11 +130,13 @@ class App {
   Vec3 report_grab_, report_target_;
   double script_x0_ = 0, script_y0_ = 0;
   bool quit_requested_ = false;
+  double grid_cell_ = 1;  // [m], from the scene's size when it is opened
 };
 
 bool App::open_scene(const std::string& path) {
   try {
     Scene s = load_scene(path);
+    if (opt_.threads >= 0) s.settings.threads = opt_.threads;  // --threads wins over the file
     World w = build_world(s, s.settings);
     spring_.forget();
     scene_ = std::move(s);
@@ -136,7 +148,7 @@ bool App::open_scene(const std::string& path) {
       if (std::filesystem::equivalent(ui_.scenes[i], path)) ui_.scene_index = i;
     ui_.step_ms.clear();
     accumulator_ = 0;
-    frame_world(*world_, camera_, opt_.height);
+    grid_cell_ = grid_cell(frame_world(*world_, camera_, opt_.height));
     return true;
   } catch (const std::exception& e) {
     ui_.message = e.what();
@@ -163,8 +175,10 @@ void App::take_step() {
   ++ui_.steps_last_frame;
   if (!r.ok) {
     ui_.paused = true;
-    ui_.message = "step " + std::to_string(r.step) + ": body " + std::to_string(r.bad_body) +
-                  " became non-finite; paused (R resets)";
+    const char* what = r.failure != StepFailure::NonFinite ? " diverged (the solver created energy)"
+                                                           : " became non-finite";
+    ui_.message = "step " + std::to_string(r.step) + ": body " + std::to_string(r.bad_body) + what +
+                  "; paused (R resets)";
   }
 }
 
@@ -244,11 +258,16 @@ bool App::write_report(long long frames) const {
          {"velocity", vec(s.velocity)},
          {"angular_velocity", vec(s.angular_velocity)}});
   }
-  nlohmann::json report = {{"scene", ui_.scene_path},
-                           {"frames", frames},
-                           {"steps", world_->step_count()},
-                           {"time", world_->time()},
-                           {"bodies", bodies}};
+  nlohmann::json report = {
+      {"scene", ui_.scene_path},
+      {"frames", frames},
+      {"steps", world_->step_count()},
+      {"time", world_->time()},
+      {"threads", world_->settings().threads},
+      {"contacts", world_->contact_count()},
+      {"contacts_drawn", renderer_ ? renderer_->contacts_drawn() : 0},
+      {"camera", {{"target", vec(camera_.target)}, {"distance", camera_.distance}}},
+      {"bodies", bodies}};
   if (report_dragged_.empty()) {
     report["dragged"] = nullptr;
   } else {
@@ -285,6 +304,9 @@ void App::on_key(GLFWwindow* w, int key, int /*scancode*/, int action, int /*mod
       break;
     case GLFW_KEY_H:
       app.ui_.show_help = !app.ui_.show_help;
+      break;
+    case GLFW_KEY_C:
+      app.ui_.draw_contacts = !app.ui_.draw_contacts;
       break;
     case GLFW_KEY_ESCAPE:
       app.quit_requested_ = true;
@@ -347,6 +369,7 @@ int App::run() {
                                  ? opt_.scenes_dir
                                  : std::filesystem::path(opt_.scene_path).parent_path().string();
   ui_.scenes = list_scenes(folder.empty() ? "." : folder);
+  ui_.draw_contacts = opt_.contacts;
   if (!open_scene(opt_.scene_path)) {
     std::fprintf(stderr, "pabd view: %s\n", ui_.message.c_str());
     return 2;
@@ -434,6 +457,8 @@ int App::run() {
     glfwGetFramebufferSize(window_, &fw, &fh);
     DrawOptions draw;
     draw.joints = ui_.draw_joints;
+    draw.contacts = ui_.draw_contacts;
+    draw.grid_cell = grid_cell_;
     if (spring_.active()) {
       draw.highlight_body = spring_.body_index();
       draw.has_drag = true;

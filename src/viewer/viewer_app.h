@@ -22,6 +22,8 @@ struct ViewerOptions {
   int width = 1280;              ///< window width [pixels]
   int height = 720;              ///< window height [pixels]
   bool fixed_step = false;       ///< exactly one simulation step per frame
+  int threads = -1;              ///< solver threads (0 = OpenMP's default); -1 = the scene's
+  bool contacts = false;         ///< start with the contact display on
 };
 
 /// Frames of the scripted drag: press on kDragPressFrame, move linearly to

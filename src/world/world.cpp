@@ -301,9 +301,14 @@ JointId World::add_distance_joint(const DistanceJointDef& def) {
     throw Error("distance joint: length: expected a finite number >= 0 (0 = current distance)");
   const Real rest = def.length > 0 ? def.length : length(def.anchor_b - def.anchor_a);
   const bool hard = def.stiffness == 0;
-  const int bond =
-      w.add_bond(hard ? BondKind::Distance : BondKind::Spring, a, w.to_local(a, def.anchor_a), b,
-                 w.to_local(b, def.anchor_b), def.stiffness, rest, hard);
+  // A rigid rod of length 0 is a ball joint: its point bond has a direction
+  // at every gap, where |y_b - y_a| - 0 has none at the solution and the rod
+  // law's pull lambda/kappa, divided by the vanishing gap, threw the bodies
+  // (a zero-length rod off the centres of two spinning bodies blew up).
+  const BondKind kind =
+      !hard ? BondKind::Spring : (rest > 0 ? BondKind::Distance : BondKind::Point);
+  const int bond = w.add_bond(kind, a, w.to_local(a, def.anchor_a), b, w.to_local(b, def.anchor_b),
+                              def.stiffness, rest, hard);
   return record_joint(w, JointKind::Distance, bond, 1);
 }
 
@@ -333,6 +338,7 @@ void World::set_world_anchor(JointId id, Vec3 anchor) {
     }
   }
   if (!moved) throw Error("set_world_anchor: expected a joint with a world end, both are bodies");
+  w.energy_audit.restart();  // a moved anchor does work from outside
 }
 
 void World::remove_joint(JointId id) {
@@ -358,6 +364,7 @@ void World::set_joint_drive(JointId id, const JointDrive& drive) {
                 ")");
   validate_joint_drive(drive, "set_joint_drive");
   set_joint_axis_drive(w, j, drive);
+  w.energy_audit.restart();  // the audit's list of driven joints may change
 }
 
 StepResult World::step() { return impl_->step(); }
@@ -449,6 +456,7 @@ void World::set_body_state(BodyId id, const BodyState& s) {
   const bool still = w.bodies.is_static[i] != 0;
   w.bodies.velocity[i] = still ? Vec3{} : s.velocity;
   w.bodies.angular_velocity[i] = still ? Vec3{} : s.angular_velocity;
+  w.energy_audit.restart();  // a state set by hand is a new reference
 }
 
 const WorldDef& World::settings() const { return impl_->settings; }
@@ -458,6 +466,7 @@ void World::set_settings(const WorldDef& def) {
   impl_->settings = def;
   impl_->threads = resolve_thread_count(def.threads);
   impl_->contacts.set_threading(def.threads, def.parallel_for);
+  impl_->energy_audit.restart();  // gravity or the step may have changed
 }
 
 const StageTimings& World::last_timings() const { return impl_->timings; }

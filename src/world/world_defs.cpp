@@ -53,7 +53,8 @@ bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::is
 
 void validate_world_def(const WorldDef& d) {
   require(std::isfinite(d.dt) && d.dt > 0, "WorldDef.dt: expected a finite number > 0");
-  require(d.iterations >= 1, "WorldDef.iterations: expected an integer >= 1");
+  require(d.iterations >= 1 && d.iterations <= kMaxIterations,
+          "WorldDef.iterations: expected an integer from 1 to " + std::to_string(kMaxIterations));
   require(d.solver == SolverKind::Pabd || d.solver == SolverKind::Avbd,
           "WorldDef.solver: expected SolverKind::Pabd or SolverKind::Avbd");
   require(
@@ -61,8 +62,8 @@ void validate_world_def(const WorldDef& d) {
       "WorldDef.iteration_order: expected IterationOrder::Jacobi or IterationOrder::Colored");
   require(d.chebyshev_rho >= 0 && d.chebyshev_rho < 1,
           "WorldDef.chebyshev_rho: expected a number in [0, 1) (0 = off)");
-  require(d.relaxation > 0 && d.relaxation < 2,
-          "WorldDef.relaxation: expected a number in (0, 2) (1 = none)");
+  require(d.relaxation > 0 && d.relaxation <= kMaxRelaxation,
+          "WorldDef.relaxation: expected a number in (0, 1.5] (1 = none)");
   require(d.max_rotation_per_step > 0 && d.max_rotation_per_step <= Real(3.141592653589793),
           "WorldDef.max_rotation_per_step: expected a number in (0, pi] [rad]");
   require(finite(d.gravity), "WorldDef.gravity: expected finite numbers");

@@ -14,6 +14,7 @@
 #include "pabd/world.h"
 #include "solver/colouring.h"
 #include "solver/step_context.h"
+#include "world/energy_audit.h"
 #include "world/joint_table.h"
 
 namespace pabd {
@@ -45,6 +46,9 @@ class WorldImpl {
 
   /// True when bodies or bonds were added since the adjacency was built.
   bool topology_dirty = true;
+  /// The divergence guard's reference and drive work (energy_audit.h);
+  /// restarted by every edit that brings energy from outside.
+  EnergyAudit energy_audit;
 
   int body_count() const { return bodies.count(); }
   int bond_count() const { return bonds.count(); }

@@ -69,7 +69,11 @@ StepContext WorldImpl::step_context() {
 }
 
 StepResult WorldImpl::step() {
-  if (topology_dirty) build_topology();
+  if (topology_dirty) {
+    build_topology();
+    energy_audit.restart();
+  }
+  audit_before_step(*this);
   StepResult result;
   if (settings.solver == SolverKind::Avbd) {
     const double reject_ms = reject_contacts_for_avbd();  // world_contacts.cpp
@@ -88,6 +92,7 @@ StepResult WorldImpl::step() {
   }
   ++steps_taken;
   result.step = steps_taken;
+  audit_after_step(*this, result);
   return result;
 }
 

@@ -1,20 +1,36 @@
-// pabd's HTML player: plays the recording embedded in the page (a
-// <script type="application/json" id="pabd-data">) with three.js. Bundled with
-// three into one script at build time (cmake/PlayerAssets.cmake), so the page
-// needs no server and no network.
+// pabd's HTML player: plays the recording embedded in the page (a JSON header
+// and a base64 block of binary poses, see recording.js) with three.js. Bundled
+// with three into one script at build time (cmake/PlayerAssets.cmake), so the
+// page needs no server and no network.
 //
-// For tests and scripts: window.pabdPlayer = {ready, bodies, frame, meshes,
-// time, duration, setTime(t), play(), pause(), select(i), bodyScreenPosition(i)}.
+// For tests and scripts: window.pabdPlayer = {ready, bodies, frame, frames,
+// meshes (instanced meshes: one per shape), instances, time, minTimeShown
+// (the earliest time ever drawn), duration, selected,
+// contacts (drawn now), recordedContacts(f), setTime(t), play(), pause(),
+// select(i), showContacts(on), bodyScreenPosition(i), render()}.
 import { Raycaster, SRGBColorSpace, Vector2, WebGLRenderer } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { loadRecording, locate, timeRange } from './recording.js';
+import { contactRange, loadRecording, locate, timeRange } from './recording.js';
 import { applyFrame, buildScene } from './scene.js';
+import { ContactView } from './contacts.js';
+import { Selection } from './selection.js';
 import { TimingPlot } from './plot.js';
 import { buildUi, installErrorOverlay, showError } from './ui.js';
 
-const api = { ready: false, bodies: 0, frame: 0, meshes: 0, time: 0, duration: 0 };
+const api = { ready: false, bodies: 0, frame: 0, meshes: 0, time: 0, minTimeShown: Infinity, duration: 0 };
 window.pabdPlayer = api;
 installErrorOverlay();
+
+/// True when WebGL runs on the CPU (the renderer's name says so, where the
+/// browser tells it).
+function softwareGl() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return false;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return /swiftshader|llvmpipe|software/i.test(name);
+}
 
 function start() {
   const rec = loadRecording();
@@ -22,8 +38,14 @@ function start() {
   const ui = buildUi(rec);
   const view = buildScene(rec);
   const plot = new TimingPlot(ui.plot, rec);
+  const contacts = new ContactView(rec, 0.04 * view.span);
+  view.scene.add(contacts.object);
+  const selection = new Selection(rec, view);
+  view.scene.add(selection.object);
 
-  const renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+  // Multisampling costs software GL (swiftshader, llvmpipe: browsers without
+  // a usable GPU) about 40% of a large scene's frame; GPUs keep it.
+  const renderer = new WebGLRenderer({ antialias: !softwareGl(), preserveDrawingBuffer: true });
   renderer.outputColorSpace = SRGBColorSpace;
   renderer.setPixelRatio(window.devicePixelRatio || 1);
   ui.view.append(renderer.domElement);
@@ -45,12 +67,16 @@ function start() {
   function render() {
     const where = locate(rec, state.time);
     applyFrame(rec, view, where);
-    // The panel and marker show the recorded frame nearest to the time shown.
+    // The panel, contacts and marker show the recorded frame nearest to the time shown.
     state.frame = where.alpha < 0.5 ? where.f0 : where.f1;
+    contacts.show(state.frame);
+    selection.follow();
     api.frame = state.frame;
     api.time = state.time;
+    api.minTimeShown = Math.min(api.minTimeShown, state.time);
+    api.contacts = contacts.object.visible ? contacts.count : 0;
     ui.scrubber.value = String(t1 > t0 ? (state.time - t0) / (t1 - t0) : 0);
-    ui.setClock(state.time, state.frame, rec.frames.time.length);
+    ui.setClock(state.time, state.frame, rec.frames.count);
     ui.showBody(state.selected, state.frame);
     plot.setStep(rec.dt > 0 ? (state.time - t0) / rec.dt : 0);
     renderer.render(view.scene, view.camera);
@@ -65,6 +91,11 @@ function start() {
     if (state.playing && state.time >= t1) state.time = t0;  // replay from the start
     ui.setPlaying(state.playing);
   }
+  function showContacts(on) {
+    contacts.object.visible = on && rec.hasContacts;
+    ui.contacts.checked = contacts.object.visible;
+    render();
+  }
 
   ui.play.addEventListener('click', () => setPlaying(!state.playing));
   ui.scrubber.addEventListener('input', () => {
@@ -76,6 +107,7 @@ function start() {
     view.joints.visible = ui.joints.checked;
     render();
   });
+  ui.contacts.addEventListener('change', () => showContacts(ui.contacts.checked));
   window.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== 'range') return;
     if (e.target instanceof HTMLSelectElement) return;
@@ -84,6 +116,8 @@ function start() {
       setPlaying(!state.playing);
     } else if (e.key === 'j') {
       ui.joints.click();
+    } else if (e.key === 'c' && rec.hasContacts) {
+      ui.contacts.click();
     }
   });
 
@@ -96,13 +130,18 @@ function start() {
     const r = renderer.domElement.getBoundingClientRect();
     const ndc = new Vector2(((e.clientX - r.left) / r.width) * 2 - 1, -((e.clientY - r.top) / r.height) * 2 + 1);
     raycaster.setFromCamera(ndc, view.camera);
+    // The instances have moved since three last bounded them.
+    for (const mesh of view.meshes) {
+      mesh.computeBoundingBox();
+      mesh.computeBoundingSphere();
+    }
     const hit = raycaster.intersectObjects(view.meshes, false)[0];
-    select(hit ? hit.object.userData.index : -1);
+    select(hit ? hit.object.userData.order[hit.instanceId] : -1);
   });
   function select(i) {
-    if (state.selected >= 0) view.meshes[state.selected].material.emissive.setHex(0x000000);
-    state.selected = i;
-    if (i >= 0) view.meshes[i].material.emissive.setHex(0x333333);
+    state.selected = i >= 0 && i < rec.bodies.length ? i : -1;
+    selection.select(state.selected);
+    api.selected = state.selected;
     render();
   }
 
@@ -114,11 +153,14 @@ function start() {
 
   let last = performance.now();
   function tick(now) {
-    const elapsed = Math.min(0.1, (now - last) / 1000);  // no jump after a hidden tab
-    last = now;
+    // rAF's time stamp can precede the performance.now() read before it (a
+    // long first frame): never step backwards, never jump after a hidden tab.
+    const elapsed = Math.min(0.1, Math.max(0, (now - last) / 1000));
+    last = Math.max(last, now);
     if (state.playing) {
       state.time += elapsed * state.speed;
       if (state.time >= t1) state.time = t0 + (state.time - t1);  // loop
+      state.time = Math.min(Math.max(state.time, t0), t1);
     }
     controls.update();
     render();
@@ -127,15 +169,25 @@ function start() {
 
   Object.assign(api, {
     bodies: rec.bodies.length,
+    frames: rec.frames.count,
     meshes: view.meshes.length,
+    instances: view.meshes.reduce((sum, mesh) => sum + mesh.count, 0),
     duration: t1 - t0,
+    selected: -1,
+    contacts: 0,
+    recordedContacts: (f) => {
+      const [begin, end] = contactRange(rec, f);
+      return end - begin;
+    },
     setTime,
     play: () => setPlaying(true),
     pause: () => setPlaying(false),
     select,
+    showContacts,
+    render,
     /// Where body i's centre is on the page (CSS pixels), for tests that click it.
     bodyScreenPosition(i) {
-      const p = view.meshes[i].position.clone().project(view.camera);
+      const p = view.positions[i].clone().project(view.camera);
       const r = renderer.domElement.getBoundingClientRect();
       return { x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };
     },
@@ -152,5 +204,4 @@ try {
 } catch (e) {
   showError(e?.stack || e);
   console.error(e);  // tests collect console errors
-
 }

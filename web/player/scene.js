@@ -1,22 +1,25 @@
-// The three.js scene: a mesh per body built from its shape parameters, the
-// joints as line segments, lights, a ground grid, and a camera that frames
-// everything the recording visits.
+// The three.js scene: one InstancedMesh per recorded shape (every body of
+// that shape is an instance, with its own colour), the joints as line
+// segments, a ground grid, and a camera that frames everything the
+// recording visits.
+//
+// Instancing is what keeps large scenes playable: the 1001 bodies of
+// ball_into_stack are 3 draw calls instead of 1001 meshes and materials.
 import {
-  AmbientLight,
   Box3,
   BoxGeometry,
   BufferAttribute,
   BufferGeometry,
   CapsuleGeometry,
   Color,
-  DirectionalLight,
   DoubleSide,
+  DynamicDrawUsage,
   GridHelper,
   Group,
+  InstancedMesh,
   LineBasicMaterial,
   LineSegments,
-  Mesh,
-  MeshStandardMaterial,
+  Matrix4,
   PerspectiveCamera,
   PlaneGeometry,
   Quaternion,
@@ -25,7 +28,8 @@ import {
   SRGBColorSpace,
   Vector3,
 } from 'three';
-import { lerp3 } from './recording.js';
+import { bodyMaterial } from './material.js';
+import { orientationAt, positionAt } from './recording.js';
 
 const UP = new Vector3(0, 1, 0);
 
@@ -33,7 +37,7 @@ const UP = new Vector3(0, 1, 0);
 /// first frame when that would be more than 3 times as large (bodies that fall
 /// away or fly off would otherwise shrink the scene to a dot).
 function sceneBounds(rec) {
-  const all = boundsOver(rec, rec.frames.time.length);
+  const all = boundsOver(rec, rec.frames.count);
   const first = boundsOver(rec, 1);
   const span = (box) => box.getSize(new Vector3()).length();
   return span(all) > 3 * span(first) + 1 ? first : all;
@@ -43,15 +47,15 @@ function sceneBounds(rec) {
 function boundsOver(rec, frames) {
   const box = new Box3();
   const n = rec.bodies.length;
-  const p = rec.frames.position;
+  const p = [0, 0, 0];
   const point = new Vector3();
   for (let i = 0; i < n; ++i) {
-    const shape = rec.bodies[i].shape;
+    const shape = rec.shapes[rec.bodies[i].shape];
     if (shape.type === 'plane') continue;
     const reach = shapeRadius(shape);
     for (let f = 0; f < frames; ++f) {
-      const s = (f * n + i) * 3;
-      point.set(p[s], p[s + 1], p[s + 2]);
+      positionAt(rec, f, i, p);
+      point.set(p[0], p[1], p[2]);
       box.expandByPoint(point.clone().addScalar(reach));
       box.expandByPoint(point.addScalar(-reach));
     }
@@ -61,7 +65,7 @@ function boundsOver(rec, frames) {
 }
 
 /// Radius of a sphere around the body origin that holds the shape.
-function shapeRadius(shape) {
+export function shapeRadius(shape) {
   switch (shape.type) {
     case 'box':
       return 0.5 * Math.hypot(shape.size[0], shape.size[1], shape.size[2]);
@@ -115,43 +119,53 @@ function shapeGeometry(shape, extent) {
   }
 }
 
+/// One InstancedMesh per shape; mesh.userData.bodies lists the bodies it
+/// draws, and mesh.userData.order which body each instance shows this frame.
+function bodyMeshes(rec, extent) {
+  const users = rec.shapes.map(() => []);
+  rec.bodies.forEach((body, i) => users[body.shape].push(i));
+  const meshes = [];
+  rec.shapes.forEach((shape, k) => {
+    if (users[k].length === 0) return;
+    const plane = shape.type === 'plane';
+    const material = bodyMaterial({ opacity: plane ? 0.55 : 1, side: plane ? DoubleSide : undefined });
+    const geometry = shapeGeometry(shape, extent);
+    geometry.computeBoundingBox();
+    const mesh = new InstancedMesh(geometry, material, users[k].length);
+    mesh.instanceMatrix.setUsage(DynamicDrawUsage);
+    // The instances move every frame: bounds for culling would be stale.
+    mesh.frustumCulled = false;
+    mesh.userData.bodies = users[k];
+    mesh.userData.order = users[k].slice();
+    mesh.setColorAt(0, new Color());  // creates instanceColor; applyFrame fills it
+    mesh.instanceColor.setUsage(DynamicDrawUsage);
+    mesh.name = shape.type;
+    meshes.push(mesh);
+  });
+  return meshes;
+}
+
+/// Body i's own colour (sRGB in the recording).
+export function bodyColor(rec, i) {
+  return new Color().setRGB(...rec.bodies[i].color, SRGBColorSpace);
+}
+
 export function buildScene(rec) {
   const scene = new Scene();
   scene.background = new Color(0x1d2127);
   const bounds = sceneBounds(rec);
   const size = bounds.getSize(new Vector3());
   const centre = bounds.getCenter(new Vector3());
-  const span = Math.max(size.x, size.y, size.z, 1);
-  const extent = Math.max(40, 8 * span);
+  const span = Math.max(size.x, size.y, size.z, 1e-6);
+  const extent = Math.max(40 * Math.min(span, 1), 8 * span);
 
-  const meshes = rec.bodies.map((body, i) => {
-    const color = new Color().setRGB(...body.color, SRGBColorSpace);
-    const plane = body.shape.type === 'plane';
-    const material = new MeshStandardMaterial({
-      color,
-      flatShading: true,
-      roughness: 0.65,
-      metalness: 0,
-      side: plane ? DoubleSide : undefined,
-      transparent: plane,
-      opacity: plane ? 0.55 : 1,
-    });
-    const mesh = new Mesh(shapeGeometry(body.shape, extent), material);
-    mesh.userData.index = i;
-    mesh.name = body.name;
-    scene.add(mesh);
-    return mesh;
-  });
+  const meshes = bodyMeshes(rec, extent);
+  scene.add(...meshes);
+  const meshOf = [];
+  for (const mesh of meshes) for (const i of mesh.userData.bodies) meshOf[i] = mesh;
 
-  // Lights: white only, so a body's hue on screen is its own colour.
-  scene.add(new AmbientLight(0xffffff, 0.9));
-  const sun = new DirectionalLight(0xffffff, 2.2);
-  sun.position.set(0.5, 1, 0.35).multiplyScalar(span * 4);
-  sun.target.position.copy(centre);
-  scene.add(sun, sun.target);
-  const fill = new DirectionalLight(0xffffff, 0.6);
-  fill.position.set(-0.6, 0.3, -0.8).multiplyScalar(span * 4);
-  scene.add(fill);
+  // Lit by the bodies' material itself (material.js): white light only, so
+  // a body's hue on screen is its own colour.
 
   scene.add(groundGrid(rec, bounds, extent, span));
   const joints = jointLines(rec);
@@ -161,10 +175,17 @@ export function buildScene(rec) {
   const distance = (0.5 * span * 1.1) / Math.tan((camera.fov * Math.PI) / 360);
   camera.position.copy(centre).add(new Vector3(0.35, 0.3, 1).normalize().multiplyScalar(distance));
   camera.lookAt(centre);
-  return { scene, camera, meshes, joints, centre, span };
+  // Per body: its pose as drawn now, its colour (the selection tints it) and
+  // its distance from the camera (for the drawing order).
+  const positions = rec.bodies.map(() => new Vector3());
+  const orientations = rec.bodies.map(() => new Quaternion());
+  const colours = rec.bodies.map((_, i) => bodyColor(rec, i));
+  const depth = new Float64Array(rec.bodies.length);
+  return { scene, camera, meshes, meshOf, joints, centre, span, positions, orientations, colours, depth };
 }
 
-/// A grid on the first plane (a floor) or, without one, at the lowest point.
+/// A grid on the first plane (a floor) or, without one, at the lowest point;
+/// its cells are a power of ten near the scene's size.
 function groundGrid(rec, bounds, extent, span) {
   const step = Math.pow(10, Math.floor(Math.log10(span)));
   const divisions = Math.min(200, Math.round(extent / step));
@@ -173,15 +194,14 @@ function groundGrid(rec, bounds, extent, span) {
   grid.material.opacity = 0.6;
   const holder = new Group();
   holder.add(grid);
-  const i = rec.bodies.findIndex((b) => b.shape.type === 'plane');
+  const i = rec.bodies.findIndex((b) => rec.shapes[b.shape].type === 'plane');
   if (i >= 0) {
-    const shape = rec.bodies[i].shape;
+    const shape = rec.shapes[rec.bodies[i].shape];
     const n = new Vector3(...shape.normal).normalize();
     holder.quaternion.setFromUnitVectors(UP, n);
     // Just above the plane so the two do not fight for the same depth.
     holder.position.copy(n).multiplyScalar(shape.offset + 1e-3 * span);
-    const p = rec.frames.position;
-    holder.position.add(new Vector3(p[i * 3], p[i * 3 + 1], p[i * 3 + 2]));
+    holder.position.add(new Vector3(...positionAt(rec, 0, i, [0, 0, 0])));
   } else {
     holder.position.y = Math.min(0, bounds.min.y);
   }
@@ -202,31 +222,57 @@ function jointLines(rec) {
 
 const q0 = new Quaternion();
 const q1 = new Quaternion();
-const v = [0, 0, 0];
+const p0 = [0, 0, 0];
+const p1 = [0, 0, 0];
+const r = [0, 0, 0, 1];
 
-/// Poses every mesh and joint line at (f0, f1, alpha): positions lerped,
-/// orientations slerped.
-export function applyFrame(rec, view, { f0, f1, alpha }) {
+/// Body i's pose at (f0, f1, alpha) into `outPosition` and `outQuaternion`:
+/// positions lerped, orientations slerped.
+export function poseAt(rec, { f0, f1, alpha }, i, outPosition, outQuaternion) {
+  positionAt(rec, f0, i, p0);
+  positionAt(rec, f1, i, p1);
+  outPosition.set(p0[0] + (p1[0] - p0[0]) * alpha, p0[1] + (p1[1] - p0[1]) * alpha, p0[2] + (p1[2] - p0[2]) * alpha);
+  q0.fromArray(orientationAt(rec, f0, i, r));
+  q1.fromArray(orientationAt(rec, f1, i, r));
+  outQuaternion.slerpQuaternions(q0, q1, alpha);
+}
+
+const scale = new Vector3(1, 1, 1);
+const matrix = new Matrix4();
+const end = new Vector3();
+
+/// Poses every instance and joint line at (f0, f1, alpha); the poses stay in
+/// view.positions and view.orientations for the selection and the panel.
+///
+/// Each mesh draws its instances nearest first: one draw call cannot be
+/// sorted by three as separate meshes were, and drawn back to front a pile's
+/// hidden faces are all shaded before the depth test hides them (in software
+/// GL that was 2 of 3 frames lost on ball_into_stack).
+export function applyFrame(rec, view, where) {
   const n = rec.bodies.length;
-  const { position, orientation, joint_a: ja, joint_b: jb } = rec.frames;
+  const eye = view.camera.position;
   for (let i = 0; i < n; ++i) {
-    const mesh = view.meshes[i];
-    lerp3(position, f0 * n + i, f1 * n + i, alpha, v);
-    mesh.position.set(v[0], v[1], v[2]);
-    const a = (f0 * n + i) * 4;
-    const b = (f1 * n + i) * 4;
-    // pabd stores [w, x, y, z]; three wants (x, y, z, w).
-    q0.set(orientation[a + 1], orientation[a + 2], orientation[a + 3], orientation[a]);
-    q1.set(orientation[b + 1], orientation[b + 2], orientation[b + 3], orientation[b]);
-    mesh.quaternion.slerpQuaternions(q0.normalize(), q1.normalize(), alpha);
+    poseAt(rec, where, i, view.positions[i], view.orientations[i]);
+    view.depth[i] = view.positions[i].distanceToSquared(eye);
   }
-  const m = rec.joints.length;
+  for (const mesh of view.meshes) {
+    const order = mesh.userData.order;
+    order.sort((i, j) => view.depth[i] - view.depth[j]);
+    order.forEach((i, instance) => {
+      mesh.setMatrixAt(instance, matrix.compose(view.positions[i], view.orientations[i], scale));
+      mesh.setColorAt(instance, view.colours[i]);
+    });
+    mesh.instanceMatrix.needsUpdate = true;
+    mesh.instanceColor.needsUpdate = true;
+  }
+  // Joint ends: material points of their bodies, carried by the poses drawn.
   const attr = view.joints.geometry.getAttribute('position');
-  for (let j = 0; j < m; ++j) {
-    lerp3(ja, f0 * m + j, f1 * m + j, alpha, v);
-    attr.setXYZ(2 * j, v[0], v[1], v[2]);
-    lerp3(jb, f0 * m + j, f1 * m + j, alpha, v);
-    attr.setXYZ(2 * j + 1, v[0], v[1], v[2]);
-  }
+  rec.joints.forEach((j, k) => {
+    for (const [slot, body, local] of [[0, j.body_a, j.local_a], [1, j.body_b, j.local_b]]) {
+      end.fromArray(local);
+      if (body >= 0) end.applyQuaternion(view.orientations[body]).add(view.positions[body]);
+      attr.setXYZ(2 * k + slot, end.x, end.y, end.z);
+    }
+  });
   attr.needsUpdate = true;
 }

@@ -1,6 +1,7 @@
 // The page around the 3D view: title, controls (play/pause, scrubber, speed,
-// joints toggle), the selected body's panel, the timing plot and the error
-// overlay. Plain DOM; player.js wires the events.
+// joints and contacts toggles), the selected body's panel, the timing plot
+// and the error overlay. Plain DOM; player.js wires the events.
+import { motionAt, positionAt } from './recording.js';
 
 function element(tag, attributes = {}, children = []) {
   const e = document.createElement(tag);
@@ -55,7 +56,12 @@ export function buildUi(rec) {
   const jointsBox = element('input', { id: 'pabd-joints', type: 'checkbox' });
   jointsBox.checked = true;
   const jointsLabel = element('label', { title: 'Show joints (j)' }, [jointsBox, ' joints']);
-  const bar = element('div', { id: 'pabd-controls' }, [play, scrubber, clock, speed, jointsLabel]);
+  // Contacts: offered only when the recording has them (pabd run --html-contacts).
+  const contactsBox = element('input', { id: 'pabd-contacts', type: 'checkbox' });
+  contactsBox.checked = rec.hasContacts;
+  const contactsLabel = element('label', { title: 'Show contact points and normals (c)' }, [contactsBox, ' contacts']);
+  contactsLabel.hidden = !rec.hasContacts;
+  const bar = element('div', { id: 'pabd-controls' }, [play, scrubber, clock, speed, jointsLabel, contactsLabel]);
 
   const plot = element('canvas', { id: 'pabd-plot', title: 'Time per step [ms]' });
   const info = element('div', { id: 'pabd-info', hidden: '' });
@@ -68,13 +74,16 @@ export function buildUi(rec) {
     scrubber,
     speed,
     joints: jointsBox,
+    contacts: contactsBox,
     plot,
     setPlaying(playing) {
       play.textContent = playing ? '❚❚' : '▶';
       play.setAttribute('aria-label', playing ? 'pause' : 'play');
     },
+    /// The time is never shown below 0: a recording starts at t = 0 (and
+    /// "-0.000" would read as a fault).
     setClock(t, frame, frames) {
-      clock.textContent = `${t.toFixed(3)} s · frame ${frame + 1}/${frames}`;
+      clock.textContent = `${Math.max(0, t).toFixed(3)} s · frame ${frame + 1}/${frames}`;
     },
     /// Shows body `i`'s state at frame `frame`, or hides the panel (i < 0).
     showBody(i, frame) {
@@ -82,23 +91,24 @@ export function buildUi(rec) {
         info.hidden = true;
         return;
       }
-      const n = rec.bodies.length;
       const body = rec.bodies[i];
-      const s3 = (frame * n + i) * 3;
-      const pick = (a) => [a[s3], a[s3 + 1], a[s3 + 2]];
       const f = rec.frames;
+      const shape = rec.shapes[body.shape];
+      const motion = motionAt(rec, frame, i);
       const rows = [
-        ['shape', body.shape.type + (body.static ? ' (static)' : `, ${+body.mass.toPrecision(4)} kg`)],
-        ['frame', `${frame + 1} (t = ${f.time[frame].toFixed(3)} s)`],
-        ['position', `${vec(pick(f.position))} m`],
-        ['velocity', `${vec(pick(f.velocity))} m/s`],
-        ['angular velocity', `${vec(pick(f.angular_velocity))} rad/s`],
+        ['shape', shape.type + (body.static ? ' (static)' : `, ${+body.mass.toPrecision(4)} kg`)],
+        ['frame', `${frame + 1} (t = ${Math.max(0, f.time[frame]).toFixed(3)} s)`],
+        ['position', `${vec(positionAt(rec, frame, i, [0, 0, 0]))} m`],
+        // Not recorded: differences of the poses around the frame.
+        ['velocity', `${vec(motion.velocity)} m/s`],
+        ['angular velocity', `${vec(motion.angularVelocity)} rad/s`],
       ];
       const swatch = element('span', { class: 'swatch' });
       swatch.style.background = `rgb(${body.color.map((c) => Math.round(c * 255)).join(',')})`;
       const table = element('table', {}, rows.map(([k, value]) =>
         element('tr', {}, [element('th', { text: k }), element('td', { text: value })])));
-      info.replaceChildren(element('h2', {}, [swatch, body.name]), table);
+      const note = element('p', { class: 'note', text: 'velocities from the poses of the frames around it' });
+      info.replaceChildren(element('h2', {}, [swatch, body.name]), table, note);
       info.hidden = false;
     },
   };

@@ -1,0 +1,178 @@
+// The divergence guard (energy_audit.h). Serial loops in body order, so the
+// audit is bit-identical for every thread count; it costs one pass over the
+// bodies per step, small beside the step's K iterations.
+#include "world/energy_audit.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "bonds/bond_kernels.h"
+#include "solver/body_kernels.h"
+#include "world/joint_axes.h"
+#include "world/world_impl.h"
+
+namespace pabd {
+
+namespace {
+
+/// The scene's extent: the span of the moving bodies' centres, at least 1 m.
+double scene_extent(const WorldImpl& w) {
+  const BodyArrays b = const_cast<WorldImpl&>(w).bodies.view();
+  double lowest = HUGE_VAL, highest = -HUGE_VAL;
+  for (int i = 0; i < b.count; ++i) {
+    if (b.is_static[i]) continue;
+    const Vec3 p = b.position[i];
+    for (const Real c : {p.x, p.y, p.z}) {
+      lowest = std::min<double>(lowest, c);
+      highest = std::max<double>(highest, c);
+    }
+  }
+  return std::max(1.0, highest - lowest);
+}
+
+/// Kinetic plus gravitational energy of the moving bodies [J]; `largest` is
+/// the body with the most kinetic energy.
+double mechanical_energy(const WorldImpl& w, int* largest) {
+  const BodyArrays b = const_cast<WorldImpl&>(w).bodies.view();
+  const Vec3 g = w.settings.gravity;
+  double e = 0;
+  double most = -1;
+  for (int i = 0; i < b.count; ++i) {
+    if (b.is_static[i]) continue;
+    const double kinetic = kinetic_energy_kernel(b, i);
+    e += kinetic - b.mass[i] * dot(g, b.position[i]);
+    if (kinetic > most) {
+      most = kinetic;
+      if (largest) *largest = i;
+    }
+  }
+  return e;
+}
+
+/// The part of the bound fixed at the reference [J]:
+/// - the kinetic energy then (the scene's motion can only be handed around);
+/// - the elastic energy of springs and soft joints then (their stretch);
+/// - each moving body raised by the scene's height, at least 1 m (gravity's
+///   work on a body that falls the scene's height is balanced in the audit, so
+///   this is slack for contacts and joints that trade height for speed), and
+///   moved by its own size in one step (the most a contact or joint pushing
+///   out an initial overlap or a violated joint can give it: size^2/(2h^2)).
+double fixed_allowance(const WorldImpl& w) {
+  const BodyArrays b = const_cast<WorldImpl&>(w).bodies.view();
+  const BondArrays bonds = const_cast<WorldImpl&>(w).bonds.view();
+  const Real h = w.settings.dt;
+  const Real gravity = length(w.settings.gravity);
+  const double extent = scene_extent(w);
+  double e = 0;
+  for (int i = 0; i < b.count; ++i) {
+    if (b.is_static[i]) continue;
+    // A box's edge from its second moments (Pi_xx = m a^2 / 12 for each axis).
+    const double size = std::sqrt(12 * trace(b.affine_inertia[i]) / (3 * b.mass[i]));
+    e += kinetic_energy_kernel(b, i) + b.mass[i] * (gravity * extent + size * size / (2 * h * h));
+  }
+  for (int i = 0; i < bonds.count; ++i) {
+    const bool live = bonds.end_body[2 * i] >= 0 || bonds.end_body[2 * i + 1] >= 0;
+    const BondKind kind = bonds.kind[i];
+    const bool elastic = kind == BondKind::Spring ||
+                         (!bonds.hard[i] && (kind == BondKind::Point || kind == BondKind::Line));
+    if (live && elastic) e += std::max<Real>(0, bond_energy_kernel(b, bonds, i));
+  }
+  return e;
+}
+
+/// The speed bound's part fixed at the reference [m/s]: speeds come from the
+/// initial motion (a body's speed, or a spin times the scene's size), the
+/// drives (a velocity drive's speed, a position drive's target moving, or
+/// snapping to its target within one step, on a lever of the scene's size),
+/// and position corrections (a contact or joint moves a body by at most the
+/// largest body's size in one step). Gravity adds |g| t (audit_after_step).
+double speed_scale(const WorldImpl& w, double extent) {
+  const BodyArrays b = const_cast<WorldImpl&>(w).bodies.view();
+  const BondArrays bonds = const_cast<WorldImpl&>(w).bonds.view();
+  const double h = w.settings.dt;
+  double motion = 0, size = 0;
+  for (int i = 0; i < b.count; ++i) {
+    if (b.is_static[i]) continue;
+    motion = std::max(
+        motion, double(length(b.velocity[i])) + double(length(b.angular_velocity[i])) * extent);
+    size = std::max(size, std::sqrt(12 * trace(b.affine_inertia[i]) / (3 * b.mass[i])));
+  }
+  double drive = 0;
+  for (int i = 0; i < bonds.count; ++i) {
+    const bool live = bonds.end_body[2 * i] >= 0 || bonds.end_body[2 * i + 1] >= 0;
+    if (!live || !is_drive_bond(bonds.kind[i])) continue;
+    const AxisBondModel& m = bonds.axis_model[i];
+    const double lever = is_hinge_axis_bond(bonds.kind[i]) ? extent : 1.0;
+    const double rate = m.mode == AxisDriveMode::Velocity
+                            ? std::fabs(m.target)
+                            : std::fabs(m.amplitude) * 2 * 3.141592653589793 * m.frequency +
+                                  (std::fabs(m.target) + std::fabs(m.amplitude)) / h;
+    drive = std::max(drive, rate * lever);
+  }
+  return motion + drive + size / h;
+}
+
+}  // namespace
+
+void audit_before_step(WorldImpl& w) {
+  EnergyAudit& a = w.energy_audit;
+  if (!a.started) {
+    a.started = true;
+    a.reference = mechanical_energy(w, nullptr);
+    a.allowance = fixed_allowance(w);
+    a.speed_scale = speed_scale(w, scene_extent(w));
+    a.reference_time = double(w.steps_taken) * w.settings.dt;
+    a.drive_work = 0;
+    a.driven_joints.clear();
+    for (int j = 0; j < static_cast<int>(w.joints.axis.size()); ++j)
+      if (w.joints.alive[j] && w.joints.axis[j].used && w.joints.axis[j].drive_bond >= 0)
+        a.driven_joints.push_back(j);
+    a.coordinate_before.resize(a.driven_joints.size());
+  }
+  for (std::size_t k = 0; k < a.driven_joints.size(); ++k) {
+    JointInfo info;
+    read_joint_axis(w, a.driven_joints[k], info);
+    a.coordinate_before[k] = info.coordinate;
+  }
+}
+
+void audit_after_step(WorldImpl& w, StepResult& result) {
+  EnergyAudit& a = w.energy_audit;
+  if (!result.ok || !a.started || !w.settings.divergence_guard) return;
+  // A drive's torque on body_b (its force on a slider) times the coordinate's
+  // change is the work it did on the pair; braking (negative work) is taken
+  // out by the energy itself.
+  for (std::size_t k = 0; k < a.driven_joints.size(); ++k) {
+    JointInfo info;
+    read_joint_axis(w, a.driven_joints[k], info);
+    a.drive_work +=
+        std::max(0.0, double(info.drive_force) * double(info.coordinate - a.coordinate_before[k]));
+  }
+  int largest = -1;
+  const double created = mechanical_energy(w, &largest) - a.reference - a.drive_work;
+  const double bound = a.allowance + a.drive_work;
+  if (created > bound) {
+    result.ok = false;
+    result.failure = StepFailure::EnergyGrowth;
+    result.bad_body = largest;
+    result.created_energy = created;
+    result.energy_bound = bound;
+    return;
+  }
+  // Twice what the scene's motion, drives, corrections and gravity can give.
+  const double elapsed = double(w.steps_taken) * w.settings.dt - a.reference_time;
+  const double speed_bound = 2 * (a.speed_scale + length(w.settings.gravity) * elapsed);
+  for (int i = 0; i < w.body_count(); ++i) {
+    const double speed = length(w.bodies.velocity[i]);
+    if (!w.bodies.is_static[i] && speed > speed_bound) {
+      result.ok = false;
+      result.failure = StepFailure::SpeedGrowth;
+      result.bad_body = i;
+      result.created_energy = speed;
+      result.energy_bound = speed_bound;
+      return;
+    }
+  }
+}
+
+}  // namespace pabd
