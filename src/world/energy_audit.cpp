@@ -112,6 +112,15 @@ double speed_scale(const WorldImpl& w, double extent) {
   return motion + drive + size / h;
 }
 
+/// Marks the step failed: `value` passed `bound` (J or m/s, StepResult).
+void fail(StepResult& result, StepFailure why, int body, double value, double bound) {
+  result.ok = false;
+  result.failure = why;
+  result.bad_body = body;
+  result.created_energy = value;
+  result.energy_bound = bound;
+}
+
 }  // namespace
 
 void audit_before_step(WorldImpl& w) {
@@ -151,27 +160,14 @@ void audit_after_step(WorldImpl& w, StepResult& result) {
   int largest = -1;
   const double created = mechanical_energy(w, &largest) - a.reference - a.drive_work;
   const double bound = a.allowance + a.drive_work;
-  if (created > bound) {
-    result.ok = false;
-    result.failure = StepFailure::EnergyGrowth;
-    result.bad_body = largest;
-    result.created_energy = created;
-    result.energy_bound = bound;
-    return;
-  }
+  if (created > bound) return fail(result, StepFailure::EnergyGrowth, largest, created, bound);
   // Twice what the scene's motion, drives, corrections and gravity can give.
   const double elapsed = double(w.steps_taken) * w.settings.dt - a.reference_time;
   const double speed_bound = 2 * (a.speed_scale + length(w.settings.gravity) * elapsed);
   for (int i = 0; i < w.body_count(); ++i) {
     const double speed = length(w.bodies.velocity[i]);
-    if (!w.bodies.is_static[i] && speed > speed_bound) {
-      result.ok = false;
-      result.failure = StepFailure::SpeedGrowth;
-      result.bad_body = i;
-      result.created_energy = speed;
-      result.energy_bound = speed_bound;
-      return;
-    }
+    if (!w.bodies.is_static[i] && speed > speed_bound)
+      return fail(result, StepFailure::SpeedGrowth, i, speed, speed_bound);
   }
 }
 
