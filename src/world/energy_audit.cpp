@@ -57,17 +57,21 @@ double mechanical_energy(const WorldImpl& w, int* largest) {
 ///   this is slack for contacts and joints that trade height for speed), and
 ///   moved by its own size in one step (the most a contact or joint pushing
 ///   out an initial overlap or a violated joint can give it: size^2/(2h^2)).
-double fixed_allowance(const WorldImpl& w) {
+/// A body's size: the edge of the box with its second moments
+/// (Pi_xx = m a^2 / 12 for each axis).
+double body_size(const BodyArrays& b, int i) {
+  return std::sqrt(12 * trace(b.affine_inertia[i]) / (3 * b.mass[i]));
+}
+
+double fixed_allowance(const WorldImpl& w, double extent) {
   const BodyArrays b = const_cast<WorldImpl&>(w).bodies.view();
   const BondArrays bonds = const_cast<WorldImpl&>(w).bonds.view();
   const Real h = w.settings.dt;
   const Real gravity = length(w.settings.gravity);
-  const double extent = scene_extent(w);
   double e = 0;
   for (int i = 0; i < b.count; ++i) {
     if (b.is_static[i]) continue;
-    // A box's edge from its second moments (Pi_xx = m a^2 / 12 for each axis).
-    const double size = std::sqrt(12 * trace(b.affine_inertia[i]) / (3 * b.mass[i]));
+    const double size = body_size(b, i);
     e += kinetic_energy_kernel(b, i) + b.mass[i] * (gravity * extent + size * size / (2 * h * h));
   }
   for (int i = 0; i < bonds.count; ++i) {
@@ -95,7 +99,7 @@ double speed_scale(const WorldImpl& w, double extent) {
     if (b.is_static[i]) continue;
     motion = std::max(
         motion, double(length(b.velocity[i])) + double(length(b.angular_velocity[i])) * extent);
-    size = std::max(size, std::sqrt(12 * trace(b.affine_inertia[i]) / (3 * b.mass[i])));
+    size = std::max(size, body_size(b, i));
   }
   double drive = 0;
   for (int i = 0; i < bonds.count; ++i) {
@@ -128,8 +132,9 @@ void audit_before_step(WorldImpl& w) {
   if (!a.started) {
     a.started = true;
     a.reference = mechanical_energy(w, nullptr);
-    a.allowance = fixed_allowance(w);
-    a.speed_scale = speed_scale(w, scene_extent(w));
+    const double extent = scene_extent(w);
+    a.allowance = fixed_allowance(w, extent);
+    a.speed_scale = speed_scale(w, extent);
     a.reference_time = double(w.steps_taken) * w.settings.dt;
     a.drive_work = 0;
     a.driven_joints.clear();
