@@ -407,6 +407,9 @@ enum class StepFailure {
   /// A body moves faster than anything in the scene can make it (the speed
   /// bound of docs/method.md, "The divergence guard"); the state is finite.
   SpeedGrowth,
+  /// A body spins so fast that its rim (the spin times half its size) moves
+  /// beyond the same bound; the state is finite.
+  SpinGrowth,
 };
 
 /// Outcome of one step.
@@ -419,7 +422,8 @@ struct StepResult {
   StepFailure failure = StepFailure::None;
   /// EnergyGrowth: the energy the solver created since the guard's reference
   /// (the first step, or the last edit of the world) [J], and the bound it
-  /// passed [J]. SpeedGrowth: the body's speed [m/s] and the bound [m/s].
+  /// passed [J]. SpeedGrowth: the body's speed [m/s] and the bound [m/s];
+  /// SpinGrowth: its rim's speed [m/s] and the bound [m/s].
   double created_energy = 0;
   double energy_bound = 0;
 };

@@ -31,7 +31,12 @@ PABD_HD void axis_bond_step_kernel(const BodyArrays& bodies, const BondArrays& b
   s.mass_penalty = inv > 0 ? axis_mass_penalty(s.inverse_mass_a, s.inverse_mass_b,
                                                bonds.axis_model[i].share, h * h)
                            : Real(0);
-  if (!is_drive_bond(kind)) return;
+  if (!is_drive_bond(kind)) {
+    const AxisBondModel& p = bonds.axis_model[i];
+    const Real u0 = is_hinge_axis_bond(kind) ? p.lever * s.start : s.start;
+    limit_step_bounds(u0, p.lever * p.lower, p.lever * p.upper, h, s.lower_now, s.upper_now);
+    return;
+  }
   drive_step_setup(bonds.axis_model[i], s, time, h);
   drive_warm_start(s, hs);
 }
@@ -47,7 +52,7 @@ PABD_HD BondEndPair axis_bond_weights(const BodyArrays& bodies, const BondArrays
   const Real u = axis_point_coordinate(bonds.kind[i], m, p, s);
   if (is_drive_bond(bonds.kind[i]))
     return drive_weights(m, ya, yb, u, p, s, bonds.lambda[i].x, sh.a, sh.b, h2);
-  const Real lo = p.lever * p.lower, hi = p.lever * p.upper;
+  const Real lo = s.lower_now, hi = s.upper_now;
   if (bonds.hard[i])
     return hard_limit_weights(m, ya, yb, u, lo, hi, bonds.penalty[i], bonds.lambda[i].x, sh.a, sh.b,
                               h2);
@@ -66,7 +71,7 @@ PABD_HD void axis_bond_dual_update(const BodyArrays& bodies, const BondArrays& b
     if (p.mode == AxisDriveMode::Velocity) drive_dual_update(u, s, hs, bonds.lambda[i].x);
     return;
   }
-  limit_dual_update(u, p.lever * p.lower, p.lever * p.upper, hs, s.mass_penalty, bonds.penalty[i],
+  limit_dual_update(u, s.lower_now, s.upper_now, hs, s.mass_penalty, bonds.penalty[i],
                     bonds.lambda[i].x);
 }
 
@@ -86,7 +91,7 @@ PABD_HD Real axis_bond_force(const BodyArrays& bodies, const BondArrays& bonds, 
     if (p.mode == AxisDriveMode::Velocity && augmented) return -lambda;
     return drive_force(u, p, s, lambda);
   }
-  return limit_force(u, p.lever * p.lower, p.lever * p.upper, bonds.hard[i] != 0,
+  return limit_force(u, s.lower_now, s.upper_now, bonds.hard[i] != 0,
                      bonds.hard[i] ? bonds.penalty[i] : bonds.stiffness[i], lambda);
 }
 
@@ -98,7 +103,7 @@ PABD_HD Real axis_bond_energy(const BodyArrays& bodies, const BondArrays& bonds,
   const Real u = axis_point_coordinate(bonds.kind[i], axis_measure(bodies, bonds, i, false), p, s);
   if (is_drive_bond(bonds.kind[i])) return drive_energy(u, p, s, bonds.lambda[i].x);
   const bool hard = bonds.hard[i] != 0;
-  return limit_energy(u, p.lever * p.lower, p.lever * p.upper, hard,
+  return limit_energy(u, s.lower_now, s.upper_now, hard,
                       hard ? bonds.penalty[i] : bonds.stiffness[i], bonds.lambda[i].x);
 }
 

@@ -16,11 +16,34 @@
 // bond (bond_kernels.h). The multiplier's sign says which bound it belongs to,
 // so a released multiplier (0) takes the bound nearer to u.
 // Soft (a joint with a stiffness): k/2 (u - bound)^2 past the bound.
+//
+// A limit that starts a step violated by more than one step of
+// kLimitRecoverySpeed (a joint created outside its range, or a limit narrowed
+// by hand) recovers at that speed instead of within one step: the step's bound
+// is moved to u_start -+ kLimitRecoverySpeed h (limit_step_bounds). Closed in
+// one step, a slider started 1.5 m outside its limits threw a body at 360 m/s
+// (h = 1/240), energy from nowhere. Violations left by a converging solve
+// are far below one step of that speed, so their bound stays the limit.
 #pragma once
 
 #include "bonds/axis_coordinate.h"
 
 namespace pabd {
+
+/// Speed at which a limit violated at a step's start is brought back, in
+/// point units (r theta for a hinge) [m/s]: that of a slow hand, under the
+/// speeds any shipped scene's joints reach their limits with.
+constexpr Real kLimitRecoverySpeed = 1;
+
+/// This step's bounds in point units, from the limits [lo, hi] and the
+/// coordinate at the step's start u0: a bound more than kLimitRecoverySpeed h
+/// beyond u0 moves to that distance from it.
+PABD_HD void limit_step_bounds(Real u0, Real lo, Real hi, Real h, Real& lower_now,
+                               Real& upper_now) {
+  const Real reach = kLimitRecoverySpeed * h;
+  lower_now = u0 < lo - reach ? u0 + reach : lo;
+  upper_now = u0 > hi + reach ? u0 - reach : hi;
+}
 
 /// +1 for the upper bound, -1 for the lower: a multiplier keeps its bound,
 /// a free bond takes the nearer one.

@@ -74,6 +74,13 @@ std::string step_failure_text(const StepResult& result, const std::string& body)
                   body.c_str(), result.created_energy, result.energy_bound);
     return text;
   }
+  if (result.failure == StepFailure::SpinGrowth) {
+    std::snprintf(text, sizeof text,
+                  "the solution diverged: %s spins with its rim at %.3g m/s, beyond the %.3g m/s "
+                  "anything in the scene can give it",
+                  body.c_str(), result.created_energy, result.energy_bound);
+    return text;
+  }
   if (result.failure != StepFailure::EnergyGrowth) return body + " state became non-finite";
   std::snprintf(text, sizeof text,
                 "the solution diverged: the solver created %.3g J, beyond the %.3g J the scene can "

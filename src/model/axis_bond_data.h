@@ -46,6 +46,8 @@ struct AxisBondModel {
 /// the iterations, in point units.
 struct AxisBondState {
   Real start = 0;           ///< the coordinate at the start of the step, unwrapped [rad] or [m]
+  Real lower_now = 0;       ///< limit bonds: this step's lowest u [m] (limit_step_bounds)
+  Real upper_now = 0;       ///< limit bonds: this step's highest u [m]
   Real inverse_mass_a = 0;  ///< 1 / the mass end a's body shows the coordinate [1/kg]
   Real inverse_mass_b = 0;  ///< the same for end b [1/kg]
   Real mass_penalty = 0;    ///< that mass over h^2, this bond's share of it [N/m]

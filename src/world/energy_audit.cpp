@@ -116,6 +116,35 @@ double speed_scale(const WorldImpl& w, double extent) {
   return motion + drive + size / h;
 }
 
+/// Raises body `to`'s carried speed to what body `from`'s frame moves at its
+/// place, when `from` is strictly heavier and both move.
+void carry(const BodyArrays& b, int from, int to, EnergyAudit& a) {
+  if (from < 0 || to < 0 || b.is_static[from] || b.is_static[to] || !(b.mass[from] > b.mass[to]))
+    return;
+  const double reach = double(length(b.velocity[from])) +
+                       double(length(b.angular_velocity[from])) *
+                           double(length(b.position[to] - b.position[from]));
+  a.carried_speed[to] = std::max(a.carried_speed[to], reach);
+}
+
+/// Carries speeds across every joint's bonds and every contact, both ways
+/// (only toward the lighter end). One serial pass in index order.
+void carry_speeds(WorldImpl& w, EnergyAudit& a) {
+  const BodyArrays b = w.bodies.view();
+  const BondArrays bonds = w.bonds.view();
+  for (int i = 0; i < bonds.count; ++i) {
+    const int ea = bonds.end_body[2 * i], eb = bonds.end_body[2 * i + 1];
+    carry(b, ea, eb, a);
+    carry(b, eb, ea, a);
+  }
+  const ContactArrays c = w.contacts.arrays();
+  for (int i = 0; i < w.contacts.count(); ++i) {
+    const int ea = c.end_body[2 * i], eb = c.end_body[2 * i + 1];
+    carry(b, ea, eb, a);
+    carry(b, eb, ea, a);
+  }
+}
+
 /// Marks the step failed: `value` passed `bound` (J or m/s, StepResult).
 void fail(StepResult& result, StepFailure why, int body, double value, double bound) {
   result.ok = false;
@@ -135,6 +164,11 @@ void audit_before_step(WorldImpl& w) {
     const double extent = scene_extent(w);
     a.allowance = fixed_allowance(w, extent);
     a.speed_scale = speed_scale(w, extent);
+    const BodyArrays b = w.bodies.view();
+    a.half_size.assign(b.count, 0.0);
+    for (int i = 0; i < b.count; ++i)
+      if (!b.is_static[i]) a.half_size[i] = 0.5 * body_size(b, i);
+    a.carried_speed.assign(b.count, 0.0);
     a.reference_time = double(w.steps_taken) * w.settings.dt;
     a.drive_work = 0;
     a.driven_joints.clear();
@@ -166,13 +200,21 @@ void audit_after_step(WorldImpl& w, StepResult& result) {
   const double created = mechanical_energy(w, &largest) - a.reference - a.drive_work;
   const double bound = a.allowance + a.drive_work;
   if (created > bound) return fail(result, StepFailure::EnergyGrowth, largest, created, bound);
-  // Twice what the scene's motion, drives, corrections and gravity can give.
+  // Twice what the scene's motion, drives, corrections and gravity can give,
+  // plus what the heavier bodies joined to it or touching it have moved at its
+  // place. The rim (a spin times half the body's size) is held to the same
+  // bound: a body's spin reaches its lighter neighbours through the lever.
+  carry_speeds(w, a);
   const double elapsed = double(w.steps_taken) * w.settings.dt - a.reference_time;
-  const double speed_bound = 2 * (a.speed_scale + length(w.settings.gravity) * elapsed);
-  for (int i = 0; i < w.body_count(); ++i) {
-    const double speed = length(w.bodies.velocity[i]);
-    if (!w.bodies.is_static[i] && speed > speed_bound)
-      return fail(result, StepFailure::SpeedGrowth, i, speed, speed_bound);
+  const double scene_bound = a.speed_scale + length(w.settings.gravity) * elapsed;
+  const BodyArrays b = w.bodies.view();
+  for (int i = 0; i < b.count; ++i) {
+    if (b.is_static[i]) continue;
+    const double bound_i = 2 * (scene_bound + a.carried_speed[i]);
+    const double speed = length(b.velocity[i]);
+    if (speed > bound_i) return fail(result, StepFailure::SpeedGrowth, i, speed, bound_i);
+    const double rim = double(length(b.angular_velocity[i])) * a.half_size[i];
+    if (rim > bound_i) return fail(result, StepFailure::SpinGrowth, i, rim, bound_i);
   }
 }
 

@@ -6,8 +6,11 @@
 // the audit compares the energy created against a generous bound and fails
 // the step (StepFailure::EnergyGrowth) once it is passed. A light body thrown
 // by a diverging iteration carries little energy beside heavy ones, so each
-// body's speed is also held to a bound (StepFailure::SpeedGrowth). The bounds
-// and why they are safe: docs/method.md, "The divergence guard".
+// body's speed and spin are also held to a bound (StepFailure::SpeedGrowth,
+// SpinGrowth): what the scene's motion, drives, corrections and gravity can
+// give it, plus what the heavier bodies joined to it or touching it have moved
+// at its place (a light body on a heavy one's lever, or struck by it). The
+// bounds and why they are safe: docs/method.md, "The divergence guard".
 #pragma once
 
 #include <vector>
@@ -25,6 +28,12 @@ struct EnergyAudit {
   double drive_work = 0;      ///< positive work of the drives since the reference [J]
   double speed_scale = 0;     ///< the speed bound's part fixed at the reference [m/s]
   double reference_time = 0;  ///< simulated time at the reference [s]
+  /// Per body: half its size (the edge of the box with its second moments) [m].
+  std::vector<double> half_size;
+  /// Per body: the fastest that a heavier body joined to it or touching it has
+  /// moved at its place since the reference, |v_j| + |w_j| |x_i - x_j| [m/s];
+  /// never decreases.
+  std::vector<double> carried_speed;
   /// Each driven hinge's or slider's coordinate at the start of this step.
   std::vector<int> driven_joints;
   std::vector<Real> coordinate_before;
