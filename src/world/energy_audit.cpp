@@ -121,9 +121,9 @@ double speed_scale(const WorldImpl& w, double extent) {
 void carry(const BodyArrays& b, int from, int to, EnergyAudit& a) {
   if (from < 0 || to < 0 || b.is_static[from] || b.is_static[to] || !(b.mass[from] > b.mass[to]))
     return;
-  const double reach = double(length(b.velocity[from])) +
-                       double(length(b.angular_velocity[from])) *
-                           double(length(b.position[to] - b.position[from]));
+  const double reach =
+      double(length(b.velocity[from])) +
+      double(length(b.angular_velocity[from])) * double(length(b.position[to] - b.position[from]));
   a.carried_speed[to] = std::max(a.carried_speed[to], reach);
 }
 

@@ -37,8 +37,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <stdexcept>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -197,16 +197,16 @@ Outcome run_scene(const std::string& text, const Options& o) {
       }
       out.max_speed = std::fmax(out.max_speed, step_speed);
       if (o.trace)
-        std::printf("step %d: fastest body %d at %.4g m/s, fastest spin body %d at %.4g rad/s\n",
-                    s, fastest, step_speed, spinning, step_spin);
+        std::printf("step %d: fastest body %d at %.4g m/s, fastest spin body %d at %.4g rad/s\n", s,
+                    fastest, step_speed, spinning, step_spin);
       const double t = s * scene.settings.dt;
       // Heavier to lighter, across joints and this step's contacts.
       const auto carry = [&](int from, int to) {
         if (moving[from] && moving[to] && mass[from] > mass[to])
-          carried[to] = std::fmax(
-              carried[to], pabd::length(state[from].velocity) +
-                               pabd::length(state[from].angular_velocity) *
-                                   pabd::length(state[to].position - state[from].position));
+          carried[to] = std::fmax(carried[to],
+                                  pabd::length(state[from].velocity) +
+                                      pabd::length(state[from].angular_velocity) *
+                                          pabd::length(state[to].position - state[from].position));
       };
       std::vector<std::pair<int, int>> links = joined;
       for (int k = 0; k < world.contact_count(); ++k) {
@@ -222,10 +222,10 @@ Outcome run_scene(const std::string& text, const Options& o) {
         if (!moving[i]) continue;
         const double speed_bound = bound.speed(t) + 2 * carried[i];
         travel[i] += speed_bound * scene.settings.dt;
-        beyond = pabd::length(state[i].velocity) > speed_bound ||
-                 pabd::length(state[i].angular_velocity) * half_size[i] > speed_bound ||
-                 pabd::length(state[i].position - start_state[i].position) >
-                     bound.extent + travel[i];
+        beyond =
+            pabd::length(state[i].velocity) > speed_bound ||
+            pabd::length(state[i].angular_velocity) * half_size[i] > speed_bound ||
+            pabd::length(state[i].position - start_state[i].position) > bound.extent + travel[i];
       }
       if (beyond) {
         out.verdict = "beyond-bound";
