@@ -42,6 +42,22 @@
                    2 cm apart in each row, on the ground (the peer comparison).
   gears.json       two pin gears (compounds with capsule teeth) on hinges,
                    12 teeth driven at 1 rad/s, 18 teeth free (Fig. 2 bottom).
+  robot_dog.json   the paper's Fig. 1 dog on rigid ground: a torso and two
+                   capsule segments per leg on 8 hinges with periodic
+                   position drives (a trot); it walks toward +x.
+  gear_linkage.json
+                   the paper's Fig. 2 (bottom): two 16-tooth gears joined by a
+                   sliding linkage (a rhombic drive: two rods to a yoke on a
+                   slider); 5 moving bodies and 3 static frame parts, 7 joints.
+  pile_50_heavy.json
+                   the pile's second variant (Fig. 16b): a heavier (40% of the
+                   pile's mass), faster (30 m/s) ball that hits in step 1.
+
+jeep_bridge() (the paper's Fig. 12 jeep on a 50-board bridge) is not written
+by default: at the default settings its hanging bridge does not come to rest
+and its wheels sink under the chassis (the issue's report); write it with
+  python3 -c "import make_scenes as m; m.write('jeep_bridge.json', m.jeep_bridge())"
+from this folder to reproduce.
 
 Usage: make_scenes.py [NAME.json ...]  (default: every scene)
 """
@@ -256,26 +272,35 @@ def ball_into_stack(n=10, size=1.0, gap=0.02, radius=0.75, speed=20.0):
             "bodies": bodies, "arrays": arrays}
 
 
-def pile(n, steps, size=1.0, gap=0.001, speed=20.0):
+def pile(n, steps, size=1.0, gap=0.001, speed=20.0, mass_fraction=0.1, approach=2.0):
     # The paper's Fig. 16 pile scaled to n^3 boxes (1 m, 1 kg) standing `gap`
     # apart in all three directions, the bottom layer gap/2 above the ground,
     # so nothing starts in contact. The ball keeps ball_into_stack's
     # proportions: diameter 15% of the pile's side, mass 10% of the pile's,
     # aimed at mid height along +X, starting 2 m before the pile's face.
+    # The paper's second variant (Fig. 16b, "larger mass and higher velocity")
+    # passes a larger mass_fraction and speed, and a short approach so that
+    # the ball hits in the first steps, the ones `pabd bench` times.
     pitch = size + gap
     radius = 0.075 * n * size
-    mass = 0.1 * n ** 3
+    mass = mass_fraction * n ** 3
     bodies = [ground(),
               {"name": "ball", "shape": {"type": "sphere", "radius": radius},
-               "position": [-(size / 2 + 2.0 + radius), pitch * n / 2, 0],
+               "position": [-(size / 2 + approach + radius), pitch * n / 2, 0],
                "velocity": [speed, 0, 0], "mass": mass}]
     arrays = [box_array("box", (n, n, n), (pitch, pitch, pitch),
                         (0.0, size / 2 + gap / 2, -pitch * (n - 1) / 2), size, 1)]
+    if mass_fraction == 0.1 and approach == 2.0:
+        variant = ""
+    else:
+        variant = (f"The paper's second variant (Fig. 16b: a larger mass and a higher velocity): "
+                   f"{mass_fraction:g} of the pile's mass, {approach:g} m from its face, so the "
+                   f"ball hits from the first step on. ")
     return {"description": f"The paper's Fig. 16 pile at {n} x {n} x {n}: {n ** 3} boxes (1 m, "
                            f"1 kg, 1 mm apart) on the ground, hit at mid height by a ball of "
                            f"{mass:g} kg and {2 * radius:g} m diameter at {speed:g} m/s; "
-                           f"{n ** 3 + 1} moving bodies, 20 iterations, {steps} steps (a timing "
-                           "scene).",
+                           f"{variant}{n ** 3 + 1} moving bodies, 20 iterations, {steps} steps "
+                           "(a timing scene).",
             "settings": {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": steps},
             "bodies": bodies, "arrays": arrays}
 
@@ -387,6 +412,276 @@ def gears(driven=12, free=18, module=0.1, speed=1.0, height=2.0):
             "bodies": bodies, "joints": joints}
 
 
+def capsule_between(name, top, bottom, radius, mass, friction=None):
+    # A capsule along local Y from `bottom` to `top` (both on a vertical line),
+    # its end caps' tips at those points: core half length = half the length
+    # minus the radius.
+    length = top[1] - bottom[1]
+    body = {"name": name, "shape": {"type": "capsule", "radius": radius,
+                                    "half_height": round(length / 2 - radius, 12)},
+            "position": [top[0], round((top[1] + bottom[1]) / 2, 12), top[2]], "mass": mass}
+    if friction is not None:
+        body["friction"] = friction
+    return body
+
+
+def robot_dog(frequency=1.5, hip_amplitude=0.35, knee_amplitude=0.35, stiffness=300.0,
+              damping=5.0, steps=600, torso_mass=3.0, thigh_mass=1.0, shank_mass=1.5,
+              knee_lead=0.5 * math.pi, hip_lead=math.pi, knee_sign=1.0, width=0.3):
+    # A quadruped of 9 bodies and 8 hinges about Z (the paper's Fig. 1 dog on
+    # rigid ground): a box torso and, per leg, a thigh and a shank (capsules,
+    # 0.2 m each), hips at the torso's corners, the legs outside its sides so
+    # that the shanks never touch it. Every hinge has a periodic position drive
+    # (a trot: diagonal legs in phase). Hip angle a sin(phi + hip_lead), knee
+    # angle k (1 + cos(phi)) (knee_sign +1: the knee bends the foot forward
+    # and up), most bent once per cycle: this pattern walks toward +x (the
+    # mirrored ones walk backward). The legs carry most of the 13 kg: with a
+    # light shank under a heavy torso the feet sink through the ground at the
+    # default iterations (contacts of a jointed body get no share of the load
+    # it carries through its joints, contacts/contact_load.h).
+    torso = [0.6, 0.15, width]
+    thigh, shank, radius = 0.2, 0.2, 0.03
+    hip_x, hip_z = 0.25, width / 2 + 0.04
+    height = thigh + shank + 0.01  # hips (torso centre) above the ground; feet 1 cm up
+    bodies = [ground_with_friction(1.0),
+              {"name": "torso", "shape": {"type": "box", "size": torso},
+               "position": [0, height, 0], "mass": torso_mass, "friction": 0.5}]
+    joints = []
+    z = [0, 0, 1]
+    legs = [("front_left", hip_x, -hip_z, 0.0), ("front_right", hip_x, hip_z, math.pi),
+            ("rear_left", -hip_x, -hip_z, math.pi), ("rear_right", -hip_x, hip_z, 0.0)]
+    for leg, x, zz, phase in legs:
+        hip, knee, foot = [x, height, zz], [x, height - thigh, zz], [x, height - thigh - shank, zz]
+        bodies.append(capsule_between(f"{leg}_thigh", hip, knee, radius, thigh_mass))
+        bodies.append(capsule_between(f"{leg}_shank", knee, foot, radius, shank_mass,
+                                      friction=1.0))
+        joints.append({"type": "hinge", "body_a": "torso", "body_b": f"{leg}_thigh",
+                       "anchor": hip, "axis": z,
+                       "drive": {"mode": "position", "amplitude": hip_amplitude,
+                                 "frequency": frequency,
+                                 "phase": round(math.remainder(phase + hip_lead, 2 * math.pi),
+                                                12) + 0.0,
+                                 "stiffness": stiffness, "damping": damping}})
+        # -k - k cos(phi) = -k + k sin(phi + 3 pi / 2)
+        joints.append({"type": "hinge", "body_a": f"{leg}_thigh", "body_b": f"{leg}_shank",
+                       "anchor": knee, "axis": z,
+                       "drive": {"mode": "position", "offset": knee_sign * knee_amplitude,
+                                 "amplitude": knee_amplitude, "frequency": frequency,
+                                 "phase": round(math.remainder(phase + knee_lead + (knee_sign < 0) * math.pi,
+                                                               2 * math.pi), 12) + 0.0,
+                                 "stiffness": stiffness, "damping": damping}})
+    assert len(bodies) == 10 and len(joints) == 8
+    return {"description": f"The paper's Fig. 1 robot dog on rigid ground: a {torso_mass:g} kg "
+                           f"torso and two capsule segments per leg ({thigh_mass:g} and "
+                           f"{shank_mass:g} kg; 9 bodies), 8 hinges with periodic position "
+                           f"drives in a trot (diagonal legs in phase, {frequency:g} Hz), feet "
+                           "with friction 1 on the ground; it walks toward +x. 20 iterations "
+                           "as in Table 2.",
+            "settings": {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": steps},
+            "bodies": bodies, "joints": joints}
+
+
+def ground_with_friction(friction):
+    g = ground()
+    g["friction"] = friction
+    return g
+
+
+def wheel_hull(radius, width, sides=24):
+    # A wheel as a convex prism: a regular `sides`-gon of circumradius `radius`
+    # in the body's XY plane, `width` thick along local Z (the axle).
+    points = []
+    for i in range(sides):
+        a = 2 * math.pi * (i + 0.5) / sides
+        for zz in (-width / 2, width / 2):
+            points.append([round(radius * math.cos(a), 12) + 0.0,
+                           round(radius * math.sin(a), 12) + 0.0, zz])
+    return {"type": "convex_hull", "points": points}
+
+
+def jeep(x, deck, speed=5.0, max_torque=1500.0, steer_stiffness=2e4, steer_damping=500.0):
+    # The paper's vehicle (Sec. "Terrain navigation", "Bridge"): a chassis
+    # (the paper's suspension body), rear wheels on hinges to it, front wheels
+    # each on a steering hinge (chassis to knuckle, about Y, held straight by a
+    # position drive: the steering input) and a driving hinge (knuckle to
+    # wheel, about -Z, a velocity drive of `speed` rad/s within `max_torque`).
+    # The wheels are 24-gon prisms with friction 1. Chassis centre at (x, .., 0),
+    # wheels 1 cm above `deck`. 7 bodies, 6 hinges.
+    r, width = 0.4, 0.3
+    base, track = 2.2, 0.9  # wheelbase; wheel centres at z = +-track
+    axle = deck + r + 0.01
+    bodies = [{"name": "chassis", "shape": {"type": "box", "size": [3.0, 0.5, 1.4]},
+               "position": [x, round(axle + 0.15, 12), 0], "mass": 1200, "friction": 0.5}]
+    joints = []
+    for side, zz in (("left", -track), ("right", track)):
+        rear = [round(x - base / 2, 12), axle, zz]
+        bodies.append({"name": f"rear_{side}_wheel", "shape": wheel_hull(r, width),
+                       "position": rear, "mass": 30, "friction": 1.0})
+        joints.append({"type": "hinge", "body_a": "chassis", "body_b": f"rear_{side}_wheel",
+                       "anchor": rear, "axis": [0, 0, -1]})
+    for side, zz in (("left", -track), ("right", track)):
+        front = [round(x + base / 2, 12), axle, zz]
+        pivot = [front[0], axle, round(0.8 * zz, 12)]  # steering axis just outside the chassis
+        bodies.append({"name": f"front_{side}_knuckle", "shape": {"type": "sphere", "radius": 0.08},
+                       "position": pivot, "mass": 10})
+        bodies.append({"name": f"front_{side}_wheel", "shape": wheel_hull(r, width),
+                       "position": front, "mass": 30, "friction": 1.0})
+        joints.append({"type": "hinge", "body_a": "chassis", "body_b": f"front_{side}_knuckle",
+                       "anchor": pivot, "axis": [0, 1, 0],
+                       "drive": {"mode": "position", "target": 0, "stiffness": steer_stiffness,
+                                 "damping": steer_damping}})
+        joints.append({"type": "hinge", "body_a": f"front_{side}_knuckle",
+                       "body_b": f"front_{side}_wheel", "anchor": front, "axis": [0, 0, -1],
+                       "drive": {"mode": "velocity", "target": speed, "max_force": max_torque}})
+    return bodies, joints
+
+
+def sagging_chain(n, pitch, span):
+    # The n + 1 joint points of n equal links of length `pitch` hanging between
+    # (0, 0) and (span, 0) on a circular arc (close to the catenary for a
+    # small sag): span / pitch = sin(n t) / sin(t), solved for t by bisection.
+    assert span < n * pitch
+    lo, hi = 1e-12, math.pi / n
+    for _ in range(200):
+        t = (lo + hi) / 2
+        if math.sin(n * t) / math.sin(t) > span / pitch:
+            lo = t
+        else:
+            hi = t
+    radius = pitch / (2 * math.sin(t))
+    centre_y = radius * math.cos(n * t)
+    return [(span / 2 + radius * math.sin(-n * t + 2 * k * t),
+             centre_y - radius * math.cos(-n * t + 2 * k * t)) for k in range(n + 1)]
+
+
+def static_box(name, size, centre, angle=0.0, friction=1.0):
+    return {"name": name, "static": True, "shape": {"type": "box", "size": size},
+            "position": [round(c, 12) + 0.0 for c in centre],
+            "orientation": [round(math.cos(angle / 2), 15), 0, 0, round(math.sin(angle / 2), 15)],
+            "friction": friction}
+
+
+def jeep_bridge(boards=50, pitch=0.4, gap=0.02, slack=0.1, width=2.6, thickness=0.08,
+                board_mass=40.0, ramp_deg=15.0, ramp_length=8.0, steps=1200):
+    # The paper's Fig. 12: a jeep crossing a bridge of 50 boards. The boards
+    # hang between two banks (tops at y = 0) on a sagging arc `slack` shorter
+    # than the chain; each joint is a pair of spherical joints at the boards'
+    # top corners (the two ropes of a rope bridge; one point per joint would
+    # leave every board free to roll under the jeep). Past the right bank, a
+    # 15 degree ramp up to a plateau. A ravine floor 6 m down.
+    span = boards * pitch - slack
+    points = sagging_chain(boards, pitch, span)
+    edge = width / 2 - 0.05
+    bodies = [{"name": "ravine", "static": True, "friction": 1.0,
+               "shape": {"type": "plane", "normal": [0, 1, 0], "offset": -6}},
+              static_box("left_bank", [12, 6, 4], [-6, -3, 0]),
+              static_box("right_bank", [8, 6, 4], [span + 4, -3, 0])]
+    a = math.radians(ramp_deg)
+    start = span + 6.0
+    top = [start + ramp_length * math.cos(a), ramp_length * math.sin(a)]
+    down = [math.sin(a) * 0.5, -math.cos(a) * 0.5]  # half the ramp's thickness, inward
+    bodies.append(static_box("ramp", [ramp_length, 1.0, 4],
+                             [(start + top[0]) / 2 + down[0], top[1] / 2 + down[1], 0], a))
+    bodies.append(static_box("plateau", [12, 1.0, 4], [top[0] + 6, top[1] - 0.5, 0]))
+    joints = []
+    for k in range(boards):
+        (x0, y0), (x1, y1) = points[k], points[k + 1]
+        ux, uy = (x1 - x0) / pitch, (y1 - y0) / pitch
+        centre = [(x0 + x1) / 2 + uy * thickness / 2, (y0 + y1) / 2 - ux * thickness / 2, 0]
+        bodies.append(static_box(f"board_{k}", [pitch - gap, thickness, width], centre,
+                                 math.atan2(uy, ux), friction=1.0))
+        del bodies[-1]["static"]
+        bodies[-1]["mass"] = board_mass
+    for k, (x, y) in enumerate(points):
+        a_name = "left_bank" if k == 0 else f"board_{k - 1}"
+        b_name = "right_bank" if k == boards else f"board_{k}"
+        for zz in (-edge, edge):
+            joints.append({"type": "spherical", "body_a": a_name, "body_b": b_name,
+                           "anchor": [round(x, 12) + 0.0, round(y, 12) + 0.0, zz]})
+    car, car_joints = jeep(-4.0, 0.0)
+    bodies += car
+    joints += car_joints
+    return {"description": f"The paper's Fig. 12: a jeep (chassis, two knuckles, four wheels; "
+                           f"rear wheels on hinges, front wheels on steering and driving hinges, "
+                           f"front-wheel drive at 2 m/s) crosses a bridge of {boards} boards "
+                           f"({board_mass:g} kg) hanging on pairs of spherical joints between two "
+                           f"banks, then climbs a {ramp_deg:g} degree ramp. 20 iterations as in "
+                           "Table 2.",
+            "settings": {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": steps},
+            "bodies": bodies, "joints": joints}
+
+
+def rhombic_yoke(crank, rod, centre_gap, pivot, theta):
+    # Height of the yoke's pivots above the gears' centres for the left crank
+    # at angle theta (from +x, counter-clockwise): the pin at
+    # (-centre_gap / 2 + crank cos, crank sin), the pivot at x = -pivot.
+    dx = -pivot - (-centre_gap / 2 + crank * math.cos(theta))
+    return crank * math.sin(theta) + math.sqrt(rod * rod - dx * dx)
+
+
+def gear_linkage(teeth=16, module=0.1, speed=1.0, height=2.0, crank=0.35, rod=1.6, pivot=0.3):
+    # The paper's Fig. 2 (bottom): a driven gear and a free gear joined by a
+    # sliding linkage, as a rhombic drive: two equal pin gears that mesh (so
+    # they turn at -1 times each other), a crank pin on each, a rod from each
+    # pin to a yoke that slides vertically (slider to the frame) on the line
+    # between the gears. The mirror-symmetric linkage fits the gears' -1 ratio
+    # at every angle; the teeth carry the free gear through the linkage's dead
+    # points. 5 moving bodies and 3 static frame parts (the paper's 8 bodies),
+    # 7 joints: two gear hinges, four rod hinges, the yoke's slider.
+    d = teeth * module  # centre distance: two pitch radii
+    left, right = [-d / 2, height, 0.0], [d / 2, height, 0.0]
+    front = 0.2  # rods and yoke in front of the gears (teeth within z = +-0.071)
+    theta0 = math.pi / 2  # left pin straight up, right pin too (mirror)
+    y = height + rhombic_yoke(crank, rod, d, pivot, theta0)
+    pin_l = [round(left[0] + crank * math.cos(theta0), 12) + 0.0,
+             round(height + crank * math.sin(theta0), 12), front]
+    pin_r = [round(-pin_l[0], 12) + 0.0, pin_l[1], front]
+    piv_l, piv_r = [-pivot, round(y, 12), front], [pivot, round(y, 12), front]
+    rnd = lambda v: round(v, 12) + 0.0
+
+    def link(name, a, b, z_off):
+        # A rod between points a and b (XY plane), offset along z.
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        ang = math.atan2(dy, dx)
+        return {"name": name, "shape": {"type": "box", "size": [rnd(math.hypot(dx, dy) + 0.08),
+                                                                0.05, 0.04]},
+                "position": [rnd((a[0] + b[0]) / 2), rnd((a[1] + b[1]) / 2), front + z_off],
+                "orientation": [rnd(math.cos(ang / 2)), 0, 0, rnd(math.sin(ang / 2))], "mass": 2}
+
+    bodies = [static_box("left_post", [0.3, 0.3, 0.3], [left[0], height, -0.3]),
+              static_box("right_post", [0.3, 0.3, 0.3], [right[0], height, -0.3]),
+              static_box("guide", [0.12, 1.4, 0.1], [0, y, -0.3]),
+              gear("driven", teeth, module, left, 0.0, 10.0, 0.2),
+              gear("free", teeth, module, right, math.pi + math.pi / teeth, 10.0, 0.2),
+              link("left_rod", pin_l, piv_l, -0.03), link("right_rod", pin_r, piv_r, 0.03),
+              {"name": "yoke", "shape": {"type": "box", "size": [2 * pivot + 0.1, 0.1, 0.12]},
+               "position": [0, rnd(y), front], "mass": 3}]
+    z = [0, 0, 1]
+    joints = [
+        {"type": "hinge", "body_a": "left_post", "body_b": "driven", "anchor": left, "axis": z,
+         "drive": {"mode": "velocity", "target": speed, "max_force": 200}},
+        {"type": "hinge", "body_a": "right_post", "body_b": "free", "anchor": right, "axis": z},
+        {"type": "hinge", "body_a": "driven", "body_b": "left_rod", "anchor": pin_l, "axis": z},
+        {"type": "hinge", "body_a": "left_rod", "body_b": "yoke", "anchor": piv_l, "axis": z},
+        {"type": "hinge", "body_a": "free", "body_b": "right_rod", "anchor": pin_r, "axis": z},
+        {"type": "hinge", "body_a": "right_rod", "body_b": "yoke", "anchor": piv_r, "axis": z},
+        {"type": "slider", "body_a": "guide", "body_b": "yoke", "anchor": [0, rnd(y), front],
+         "axis": [0, 1, 0]},
+    ]
+    ys = [rhombic_yoke(crank, rod, d, pivot, 2 * math.pi * i / 3600) for i in range(3600)]
+    stroke = max(ys) - min(ys)
+    return {"description": f"The paper's Fig. 2 (bottom): a driven gear and a free gear "
+                           f"({teeth} capsule teeth each, module {module:g} m) joined by a "
+                           f"sliding linkage, a rhombic drive: a crank pin on each gear, a rod "
+                           f"from each pin to a yoke on a vertical slider between the gears. "
+                           f"The driven gear turns at {speed:g} rad/s (at most 200 N m), the free "
+                           f"one at -1 times that; the yoke's stroke is {stroke:.4f} m "
+                           f"(from {min(ys) - (y - height):.4f} to "
+                           f"{max(ys) - (y - height):.4f} m of travel).",
+            "settings": {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": 600},
+            "bodies": bodies, "joints": joints}
+
+
 GENERATORS = {
     "spring_net.json": spring_net,
     "box_chain.json": box_chain,
@@ -403,6 +698,9 @@ GENERATORS = {
     "windmill_piles.json": windmill_piles,
     "pyramid.json": pyramid,
     "gears.json": gears,
+    "robot_dog.json": robot_dog,
+    "gear_linkage.json": gear_linkage,
+    "pile_50_heavy.json": lambda: pile(50, 60, mass_fraction=0.4, speed=30.0, approach=0.25),
 }
 
 if __name__ == "__main__":
