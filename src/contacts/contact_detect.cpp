@@ -53,6 +53,66 @@ void ContactDetector::clear() {
   end_begin_.clear();
 }
 
+void ContactDetector::mark_articulations(const ContactDetectInput& in) {
+  // Union-find over the bonds' moving ends (serial: the roots, and so the
+  // sums over them, are the same for every thread count).
+  const int n = in.poses.count;
+  std::vector<int> root(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) root[i] = i;
+  const auto find = [&](int i) {
+    while (root[i] != i) i = root[i] = root[root[i]];
+    return i;
+  };
+  const auto moving = [&](int i) {
+    return i >= 0 && i < n && !(in.poses.is_static && in.poses.is_static[i]);
+  };
+  std::vector<std::uint8_t> bonded(static_cast<std::size_t>(n), 0), anchored(bonded);
+  for (int i = 0; i < in.bond_count; ++i) {
+    const int a = in.bond_end_body[2 * i], b = in.bond_end_body[2 * i + 1];
+    if (moving(a)) bonded[a] = 1;
+    if (moving(b)) bonded[b] = 1;
+    if (moving(a) && moving(b)) {
+      const int ra = find(a), rb = find(b);
+      if (ra != rb) root[std::max(ra, rb)] = std::min(ra, rb);
+    }
+  }
+  for (int i = 0; i < in.bond_count; ++i) {
+    const int a = in.bond_end_body[2 * i], b = in.bond_end_body[2 * i + 1];
+    if (moving(a) && !moving(b)) anchored[find(a)] = 1;
+    if (moving(b) && !moving(a)) anchored[find(b)] = 1;
+  }
+  jointed_.assign(static_cast<std::size_t>(n), 0);
+  articulation_.assign(static_cast<std::size_t>(n), -1);
+  for (int i = 0; i < n; ++i) {
+    if (!bonded[i]) continue;
+    const int r = find(i);
+    if (anchored[r])
+      jointed_[i] = 1;
+    else
+      articulation_[i] = r;
+  }
+}
+
+void ContactDetector::share_hanging_mass(const ContactLoadView& v, int nb) {
+  articulation_support_.assign(static_cast<std::size_t>(nb), 0);
+  articulation_hanging_.assign(static_cast<std::size_t>(nb), 0);
+  hung_mass_.assign(static_cast<std::size_t>(nb), 0);
+  const Real* weight = support_weight_.data();
+  for (int i = 0; i < nb; ++i) {
+    const int r = articulation_[i];
+    if (r < 0) continue;
+    if (weight[i] > 0)
+      articulation_support_[r] += weight[i];
+    else
+      articulation_hanging_[r] += v.mass[i];
+  }
+  for (int i = 0; i < nb; ++i) {
+    const int r = articulation_[i];
+    if (r >= 0 && weight[i] > 0)
+      hung_mass_[i] = articulation_hanging_[r] * (weight[i] / articulation_support_[r]);
+  }
+}
+
 void ContactDetector::update_joined_pairs(const ContactDetectInput& in) {
   const int ends = 2 * in.bond_count;
   if (joined_valid_ && static_cast<int>(joined_from_.size()) == ends &&
@@ -61,10 +121,7 @@ void ContactDetector::update_joined_pairs(const ContactDetectInput& in) {
     return;
   joined_from_.assign(in.bond_end_body, in.bond_end_body + ends);
   joined_.clear();
-  jointed_.assign(static_cast<std::size_t>(in.poses.count), 0);
-  for (int e = 0; e < ends; ++e)
-    if (in.bond_end_body[e] >= 0 && in.bond_end_body[e] < in.poses.count)
-      jointed_[in.bond_end_body[e]] = 1;
+  mark_articulations(in);
   for (int i = 0; i < in.bond_count; ++i) {
     const int a = in.bond_end_body[2 * i], b = in.bond_end_body[2 * i + 1];
     if (a < 0 || b < 0 || a == b) continue;
@@ -292,6 +349,8 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   for_each_index(threading_, pair_count_, [&](int m) { pair_support_kernel(v, pair_support, m); });
   Real* weight = support_weight_.data();
   for_each_index(threading_, nb, [&](int i) { support_weight_kernel(v, pair_support, weight, i); });
+  share_hanging_mass(v, nb);
+  v.hung_mass = hung_mass_.data();
   for (int r = 0; r < rounds; ++r) {
     const Real* previous = supported_mass_.data();
     Real* next = supported_scratch_.data();

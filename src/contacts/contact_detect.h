@@ -41,6 +41,8 @@
 
 namespace pabd {
 
+struct ContactLoadView;  // contacts/contact_load.h
+
 /// What detection reads: the start-of-step poses and the model.
 struct ContactDetectInput {
   ShapePoseView poses;                 ///< shapes, c, R, v, omega, static flags
@@ -114,6 +116,11 @@ class ContactDetector {
   };
 
   void update_joined_pairs(const ContactDetectInput& input);
+  /// jointed_ and articulation_ from the bonds (contact_load.h).
+  void mark_articulations(const ContactDetectInput& input);
+  /// hung_mass_: each free articulation's unsupported mass, shared among its
+  /// supported bodies by their support weight (contact_load.h).
+  void share_hanging_mass(const ContactLoadView& view, int bodies);
   void build_pairs();
   void build_adjacency(const ContactDetectInput& input);
   void raise_penalties_by_load(const ContactDetectInput& input);
@@ -130,7 +137,12 @@ class ContactDetector {
   // Pairs joined by a bond, and the bond ends they were found from.
   std::vector<std::uint64_t> joined_;
   std::vector<int> joined_from_;
-  std::vector<std::uint8_t> jointed_;  ///< per body: 1 = the end of some bond
+  /// Per body: 1 = in an anchored articulation (bodies joined by bonds, one
+  /// of them to the world or a static body): it may hang (contact_load.h).
+  std::vector<std::uint8_t> jointed_;
+  /// Per body: its free articulation (bodies joined by bonds, none anchored),
+  /// as the index of one of its bodies; -1 for the others.
+  std::vector<int> articulation_;
   bool joined_valid_ = false;
   // This step's contact pairs (contact_arrays.h): the candidates with points.
   int pair_count_ = 0;
@@ -150,6 +162,9 @@ class ContactDetector {
   std::vector<Real> support_weight_;
   std::vector<Real> supported_mass_;
   std::vector<Real> supported_scratch_;
+  std::vector<Real> articulation_support_;  ///< per articulation root: sum of U
+  std::vector<Real> articulation_hanging_;  ///< per articulation root: unsupported mass
+  std::vector<Real> hung_mass_;             ///< per body: the share it carries (contact_load.h)
 };
 
 }  // namespace pabd

@@ -45,10 +45,21 @@
 // when its friction had to be rebuilt from the slip every step.
 //
 // A body on a joint or spring may hang from it rather than rest on its
-// contacts, so it hands nothing down: a windmill blade sweeping over a pile
-// would otherwise load the boxes under it with its whole mass, and the raised
-// penalties (friction at the iterate grows with the normal force) jammed the
-// blades in the piles of scenes/windmill_piles.json.
+// contacts. In an anchored articulation (bodies joined by bonds, one of them
+// to the world or a static body) it hands nothing down: a windmill blade
+// sweeping over a pile would otherwise load the boxes under it with its whole
+// mass, and the raised penalties (friction at the iterate grows with the
+// normal force) jammed the blades in the piles of scenes/windmill_piles.json.
+// A free articulation (a robot, a vehicle: joined bodies, none anchored) can
+// only rest on its contacts: its bodies hand down as free ones do, and the
+// mass of its bodies with no support of their own (a torso above its legs)
+// is shared among its supported bodies by their support weight U:
+//
+//   M_i = m_i + H_a U_i / sum over a's supported bodies of U   (added to (1))
+//
+// with H_a the masses of articulation a's unsupported bodies. Without it a
+// 0.3 kg foot under a 6 kg body on a fixed joint sank 3.2 cm into the ground,
+// 11.7 cm at 20:1 (its contacts were sized for the foot alone).
 #pragma once
 
 #include "contacts/contact_bond.h"
@@ -69,9 +80,12 @@ struct ContactLoadView {
   const int* index = nullptr;               ///< pair end ids on each dynamic body
   const Real* mass = nullptr;               ///< per body [kg]
   const std::uint8_t* is_static = nullptr;  ///< per body, may be null
-  /// Per body, may be null: 1 = the end of some bond (joint, spring), which
-  /// may hold it up, so it hands no mass down through its contacts.
+  /// Per body, may be null: 1 = in an anchored articulation, whose bonds may
+  /// hold it up, so it hands no mass down through its contacts.
   const std::uint8_t* jointed = nullptr;
+  /// Per body, may be null: the share of its free articulation's hanging
+  /// mass that it carries, H_a U_i / sum U [kg].
+  const Real* hung_mass = nullptr;
   Vec3 up{0, 1, 0};  ///< unit, against gravity
 };
 
@@ -109,7 +123,7 @@ PABD_HD void supported_mass_kernel(const ContactLoadView& v, const Real* pair_su
     supported[i] = 0;
     return;
   }
-  Real m = v.mass[i];
+  Real m = v.mass[i] + (v.hung_mass ? v.hung_mass[i] : Real(0));
   for (int t = v.begin[i]; t < v.begin[i + 1]; ++t) {
     const int e = v.index[t];
     const Real u = pair_support[e];

@@ -197,8 +197,18 @@ Outcome run_scene(const std::string& text, const Options& o) {
       }
       out.max_speed = std::fmax(out.max_speed, step_speed);
       if (o.trace)
-        std::printf("step %d: fastest body %d at %.4g m/s, fastest spin body %d at %.4g rad/s\n", s,
-                    fastest, step_speed, spinning, step_spin);
+        std::printf(
+            "step %d: fastest body %d at %.4g m/s, fastest spin body %d at %.4g rad/s, %d "
+            "contacts\n",
+            s, fastest, step_speed, spinning, step_spin, world.contact_count());
+      if (o.trace && n <= 6)  // a reduced scene: every body's state
+        for (int i = 0; i < n; ++i)
+          if (moving[i])
+            std::printf("  body %d: x %.4f %.4f %.4f  v %.4g %.4g %.4g  w %.4g %.4g %.4g\n", i,
+                        state[i].position.x, state[i].position.y, state[i].position.z,
+                        state[i].velocity.x, state[i].velocity.y, state[i].velocity.z,
+                        state[i].angular_velocity.x, state[i].angular_velocity.y,
+                        state[i].angular_velocity.z);
       const double t = s * scene.settings.dt;
       // Heavier to lighter, across joints and this step's contacts.
       const auto carry = [&](int from, int to) {
