@@ -47,6 +47,13 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw Error(what);
 }
 
+/// The message is put together only on failure: a scene of 125k bodies checks
+/// each body's dozen rules, and building each message up front was most of
+/// add_body's time.
+void require(bool ok, const std::string& who, const char* what) {
+  if (!ok) throw Error(who + what);
+}
+
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 }  // namespace
@@ -90,8 +97,8 @@ void validate_world_def(const WorldDef& d) {
 
 void validate_joint_limits(const JointLimits& l, const std::string& who) {
   if (!l.enabled) return;
-  require(std::isfinite(l.lower) && std::isfinite(l.upper),
-          who + ": limits: expected finite lower and upper values");
+  require(std::isfinite(l.lower) && std::isfinite(l.upper), who,
+          ": limits: expected finite lower and upper values");
   require(l.lower <= l.upper, who + ": limits: expected lower <= upper, got [" +
                                   std::to_string(l.lower) + ", " + std::to_string(l.upper) + "]");
 }
@@ -100,22 +107,21 @@ void validate_joint_drive(const JointDrive& d, const std::string& who) {
   const std::string at = who + ": drive.";
   require(
       d.mode == DriveMode::Off || d.mode == DriveMode::Velocity || d.mode == DriveMode::Position,
-      at + "mode: expected DriveMode::Off, Velocity or Position");
-  require(std::isfinite(d.target), at + "target: expected a finite number");
-  require(d.max_force > 0 && !std::isnan(d.max_force),
-          at + "max_force: expected a number > 0 (infinity = unbounded)");
-  require(std::isfinite(d.damping) && d.damping >= 0,
-          at + "damping: expected a finite number >= 0");
-  require(std::isfinite(d.amplitude), at + "amplitude: expected a finite number");
-  require(std::isfinite(d.frequency) && d.frequency >= 0,
-          at + "frequency: expected a finite number >= 0");
-  require(std::isfinite(d.phase), at + "phase: expected a finite number");
+      at, "mode: expected DriveMode::Off, Velocity or Position");
+  require(std::isfinite(d.target), at, "target: expected a finite number");
+  require(d.max_force > 0 && !std::isnan(d.max_force), at,
+          "max_force: expected a number > 0 (infinity = unbounded)");
+  require(std::isfinite(d.damping) && d.damping >= 0, at, "damping: expected a finite number >= 0");
+  require(std::isfinite(d.amplitude), at, "amplitude: expected a finite number");
+  require(std::isfinite(d.frequency) && d.frequency >= 0, at,
+          "frequency: expected a finite number >= 0");
+  require(std::isfinite(d.phase), at, "phase: expected a finite number");
   if (d.mode == DriveMode::Position)
-    require(std::isfinite(d.stiffness) && d.stiffness > 0,
-            at + "stiffness: expected a finite number > 0 for a position drive");
+    require(std::isfinite(d.stiffness) && d.stiffness > 0, at,
+            "stiffness: expected a finite number > 0 for a position drive");
   else
-    require(std::isfinite(d.stiffness) && d.stiffness >= 0,
-            at + "stiffness: expected a finite number >= 0");
+    require(std::isfinite(d.stiffness) && d.stiffness >= 0, at,
+            "stiffness: expected a finite number >= 0");
 }
 
 void validate_body_def(const BodyDef& d) {
@@ -123,24 +129,24 @@ void validate_body_def(const BodyDef& d) {
   const ShapeDef& s = d.shape;
   switch (s.type) {
     case ShapeType::Box:
-      require(finite(s.size) && s.size.x > 0 && s.size.y > 0 && s.size.z > 0,
-              who + "shape.size: expected three finite numbers > 0");
+      require(finite(s.size) && s.size.x > 0 && s.size.y > 0 && s.size.z > 0, who,
+              "shape.size: expected three finite numbers > 0");
       break;
     case ShapeType::Sphere:
-      require(std::isfinite(s.radius) && s.radius > 0,
-              who + "shape.radius: expected a finite number > 0");
+      require(std::isfinite(s.radius) && s.radius > 0, who,
+              "shape.radius: expected a finite number > 0");
       break;
     case ShapeType::Capsule:
-      require(std::isfinite(s.radius) && s.radius > 0,
-              who + "shape.radius: expected a finite number > 0");
-      require(std::isfinite(s.half_height) && s.half_height >= 0,
-              who + "shape.half_height: expected a finite number >= 0");
+      require(std::isfinite(s.radius) && s.radius > 0, who,
+              "shape.radius: expected a finite number > 0");
+      require(std::isfinite(s.half_height) && s.half_height >= 0, who,
+              "shape.half_height: expected a finite number >= 0");
       break;
     case ShapeType::Plane:
-      require(d.is_static, who + "shape: expected a static body for a plane");
-      require(finite(s.normal) && length(s.normal) > 0,
-              who + "shape.normal: expected a finite, non-zero vector");
-      require(std::isfinite(s.offset), who + "shape.offset: expected a finite number");
+      require(d.is_static, who, "shape: expected a static body for a plane");
+      require(finite(s.normal) && length(s.normal) > 0, who,
+              "shape.normal: expected a finite, non-zero vector");
+      require(std::isfinite(s.offset), who, "shape.offset: expected a finite number");
       break;
     case ShapeType::ConvexHull:
     case ShapeType::Compound:
@@ -149,18 +155,18 @@ void validate_body_def(const BodyDef& d) {
       validate_built_shape(s, d.is_static, who);  // src/world/shape_validation.cpp
       break;
   }
-  require(finite(d.position), who + "position: expected finite numbers");
+  require(finite(d.position), who, "position: expected finite numbers");
   const Quat q = d.orientation;
   const Real qn = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-  require(std::isfinite(qn) && qn > 0, who + "orientation: expected a finite, non-zero quaternion");
-  require(finite(d.velocity), who + "velocity: expected finite numbers");
-  require(finite(d.angular_velocity), who + "angular_velocity: expected finite numbers");
-  require(std::isfinite(d.mass) && d.mass >= 0, who + "mass: expected a finite number > 0");
-  require(std::isfinite(d.density) && d.density > 0, who + "density: expected a finite number > 0");
-  require(std::isfinite(d.friction) && d.friction >= 0,
-          who + "friction: expected a finite number >= 0");
-  require(d.restitution >= 0 && d.restitution <= 1,
-          who + "restitution: expected a number in [0, 1]");
+  require(std::isfinite(qn) && qn > 0, who, "orientation: expected a finite, non-zero quaternion");
+  require(finite(d.velocity), who, "velocity: expected finite numbers");
+  require(finite(d.angular_velocity), who, "angular_velocity: expected finite numbers");
+  require(std::isfinite(d.mass) && d.mass >= 0, who, "mass: expected a finite number > 0");
+  require(std::isfinite(d.density) && d.density > 0, who, "density: expected a finite number > 0");
+  require(std::isfinite(d.friction) && d.friction >= 0, who,
+          "friction: expected a finite number >= 0");
+  require(d.restitution >= 0 && d.restitution <= 1, who,
+          "restitution: expected a number in [0, 1]");
 }
 
 }  // namespace pabd
