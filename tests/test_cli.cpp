@@ -432,8 +432,8 @@ TEST(Cli, UnwritableOutputExitsOne) {
 TEST(Cli, EveryShippedSceneRunsItsFullLength) {
   // Each scene's own settings.steps: the scenes are valid, use only supported features,
   // and the README demo and examples finish (status 1 would mean a non-finite state).
-  for (const char* name :
-       {"pendulum", "spring_pair", "chain", "spinning_top", "demo", "robot_dog", "gear_linkage"}) {
+  for (const char* name : {"pendulum", "spring_pair", "chain", "spinning_top", "demo", "robot_dog",
+                           "gear_linkage", "jeep_bridge"}) {
     SCOPED_TRACE(name);
     const Outcome r = run_pabd("run " + quote(kSource + "/scenes/" + name + ".json") + " --quiet");
     EXPECT_EQ(r.status, 0) << r.err;
