@@ -66,8 +66,8 @@ TEST(JeepBridge, CrossesClimbsAndHoldsOnTheRampAtTheDefaults) {
     if (crossed_at < 0 && s.position.x - 1.1 - wheel_radius > bridge_end) crossed_at = step * dt;
   }
   const Real on_ramp = step * dt;
-  // Brake: both driving hinges to 0 rad/s within the same torque.
-  for (int j : {54, 56}) {
+  // Brake: the four driving hinges to 0 rad/s within the same torque.
+  for (int j : {51, 52, 54, 56}) {
     JointDrive brake = std::get<HingeJointDef>(scene.joints[j].def).drive;
     ASSERT_EQ(brake.mode, DriveMode::Velocity);
     brake.target = 0;
@@ -92,10 +92,10 @@ TEST(JeepBridge, CrossesClimbsAndHoldsOnTheRampAtTheDefaults) {
   EXPECT_LT(rest_height - min_height, wheel_radius);
   // On the ramp: up it (its top is 2.07 m above the deck).
   EXPECT_GT(stopped.y, rest_height + 0.5);
-  // The issue also asks the braked jeep to hold on the ramp (friction holds
-  // it). NOT MET yet: measured 614 mm of slip in 4 s with both driving
-  // hinges at 0 rad/s within 1500 N m; left open, not asserted (the printed
-  // line reports it).
+  // Braked on the ramp, friction holds it: under 2 cm in 4 s (measured 7 mm
+  // on a 15 degree slope; the hard velocity drives at 0 creep a little under
+  // the sustained load, and braking the front pair alone crept 0.43 m).
+  EXPECT_LT(slip, 0.02);
 }
 
 }  // namespace
