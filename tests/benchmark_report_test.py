@@ -254,6 +254,9 @@ class BenchmarkReportTest(unittest.TestCase):
                       "1.55 | ok |", self.md)  # 31 / 20
         self.assertIn("| box_stack_10 | 10 | 0 | 20 | 2 | 600 | 0.050 | 0.200 | 0.250 | 40 | 0.800 | ok |",
                       self.md)  # 0.2 / 0.25
+        # The paper's Table 2 beside a scene that reproduces one of its rows, on its 1T row only.
+        self.assertIn("| 3.15 + 2.65 (ball hit b) |", self.md)
+        self.assertNotIn("| 1.55 | ok | 3.15", self.md)
         # A non-finite scene: its outcome, and no speed-up in its row or the sentences.
         self.assertIn("| wobbly | 3 | 0 | 20 | 2 | 4 | 0.010 | 0.050 | 0.060 | 2 |  | non-finite at step 5 |",
                       self.md)
