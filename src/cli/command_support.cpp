@@ -67,18 +67,12 @@ std::vector<std::pair<const char*, const std::vector<double>*>> StepSamples::sta
 
 std::string step_failure_text(const StepResult& result, const std::string& body) {
   char text[200];
-  if (result.failure == StepFailure::SpeedGrowth) {
+  if (result.failure == StepFailure::SpeedGrowth || result.failure == StepFailure::SpinGrowth) {
+    const char* how = result.failure == StepFailure::SpeedGrowth ? "moves" : "spins with its rim";
     std::snprintf(text, sizeof text,
-                  "the solution diverged: %s moves at %.3g m/s, beyond the %.3g m/s anything in "
-                  "the scene can give it",
-                  body.c_str(), result.created_energy, result.energy_bound);
-    return text;
-  }
-  if (result.failure == StepFailure::SpinGrowth) {
-    std::snprintf(text, sizeof text,
-                  "the solution diverged: %s spins with its rim at %.3g m/s, beyond the %.3g m/s "
-                  "anything in the scene can give it",
-                  body.c_str(), result.created_energy, result.energy_bound);
+                  "the solution diverged: %s %s at %.3g m/s, beyond the %.3g m/s anything in the "
+                  "scene can give it",
+                  body.c_str(), how, result.created_energy, result.energy_bound);
     return text;
   }
   if (result.failure != StepFailure::EnergyGrowth) return body + " state became non-finite";
