@@ -83,13 +83,16 @@ void ContactDetector::mark_articulations(const ContactDetectInput& in) {
   }
   jointed_.assign(static_cast<std::size_t>(n), 0);
   articulation_.assign(static_cast<std::size_t>(n), -1);
+  any_articulation_ = false;
   for (int i = 0; i < n; ++i) {
     if (!bonded[i]) continue;
     const int r = find(i);
-    if (anchored[r])
+    if (anchored[r]) {
       jointed_[i] = 1;
-    else
+    } else {
       articulation_[i] = r;
+      any_articulation_ = true;
+    }
   }
 }
 
@@ -349,8 +352,10 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   for_each_index(threading_, pair_count_, [&](int m) { pair_support_kernel(v, pair_support, m); });
   Real* weight = support_weight_.data();
   for_each_index(threading_, nb, [&](int i) { support_weight_kernel(v, pair_support, weight, i); });
-  share_hanging_mass(v, nb);
-  v.hung_mass = hung_mass_.data();
+  if (any_articulation_) {  // a pile of free boxes has none: no per-step pass
+    share_hanging_mass(v, nb);
+    v.hung_mass = hung_mass_.data();
+  }
   for (int r = 0; r < rounds; ++r) {
     const Real* previous = supported_mass_.data();
     Real* next = supported_scratch_.data();

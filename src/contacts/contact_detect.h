@@ -143,6 +143,7 @@ class ContactDetector {
   /// Per body: its free articulation (bodies joined by bonds, none anchored),
   /// as the index of one of its bodies; -1 for the others.
   std::vector<int> articulation_;
+  bool any_articulation_ = false;  ///< some articulation_[i] >= 0
   bool joined_valid_ = false;
   // This step's contact pairs (contact_arrays.h): the candidates with points.
   int pair_count_ = 0;
