@@ -57,7 +57,11 @@
                    wheels; front wheels on steering and driving hinges) crosses
                    50 boards joined by spherical joints and lying on two
                    stringers, then climbs a 15 degree ramp; 59 bodies (57
-                   moving), 57 joints.
+                   moving), 57 joints: 6 hinges of the jeep, 49 spherical
+                   joints between boards and 2 to the banks. Table 2 lists 55
+                   joints, 49 + 6: the paper's count leaves out the two bank
+                   joints (its text says only that the boards are "lined
+                   together with point connections").
 
 Usage: make_scenes.py [NAME.json ...]  (default: every scene)
 """
@@ -628,7 +632,9 @@ def jeep_bridge(boards=50, pitch=0.4, gap=0.02, width=4.0, thickness=0.08, board
                            f"four-wheel drive at 5 rad/s) crosses a bridge of {boards} boards "
                            f"({board_mass:g} kg) joined to each other and to the banks by "
                            f"spherical joints and lying on two stringers, then climbs a "
-                           f"{ramp_deg:g} degree ramp. 59 bodies (57 moving), 57 joints, "
+                           f"{ramp_deg:g} degree ramp. 59 bodies (57 moving), 57 joints "
+                           "(6 hinges, 49 spherical joints between boards, 2 to the banks; "
+                           "Table 2's 55 is 49 + 6, without the bank joints), "
                            "20 iterations as in Table 2.",
             "settings": {"dt": DT, "iterations": 20, "gravity": [0, -9.81, 0], "steps": steps},
             "bodies": bodies, "joints": joints}

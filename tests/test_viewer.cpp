@@ -301,4 +301,50 @@ TEST_F(Viewer, SmallSceneFillsTheView) {
   EXPECT_GT(middle, 2000) << png;
 }
 
+/// A 0.5 m box thrown along +x over a 20 m ground box: it slides and rolls
+/// far from where it started within a second.
+std::string thrown_box_scene() {
+  const std::string path = out_path("thrown_box.json");
+  std::ofstream(path) << R"({
+  "settings": {"dt": 0.016666666666666666, "iterations": 20, "gravity": [0, -9.81, 0]},
+  "bodies": [
+    {"name": "ground", "static": true, "shape": {"type": "box", "size": [20, 1, 4]},
+     "position": [0, -0.5, 0]},
+    {"name": "box", "shape": {"type": "box", "size": [0.5, 0.5, 0.5]},
+     "position": [-8, 1, 0], "velocity": [6, 0, 0], "mass": 1}
+  ]
+})";
+  return path;
+}
+
+TEST_F(Viewer, FollowKeepsTheBodyFramedAsItMoves) {
+  const std::string scene = thrown_box_scene();
+  auto camera_offset = [&](const std::string& args, const std::string& name) {
+    const std::string report = out_path(name);
+    std::filesystem::remove(report);
+    const Result r = view(scene, args + " --report " + report);
+    EXPECT_EQ(r.status, 0) << r.output;
+    const nlohmann::json j = read_json(report);
+    const auto t = j.at("camera").at("target").get<std::array<double, 3>>();
+    const auto p = position_of(j, "box");
+    return std::array<double, 5>{t[0] - p[0], t[1] - p[1], t[2] - p[2], p[0],
+                                 j.at("camera").at("distance").get<double>()};
+  };
+  const auto early = camera_offset("--follow box --frames 2", "follow_early.json");
+  const auto late = camera_offset("--follow box --frames 60", "follow_late.json");
+  const auto scene_framed = camera_offset("--frames 2", "follow_none.json");
+  // In one second the box covers metres (6 m/s, slowed by friction)...
+  ASSERT_GT(late[3] - early[3], 1.0);
+  // ...and the camera's target moved with it by the same displacement: the
+  // offsets agree to rounding (a sum of ~60 steps of metre-sized deltas).
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(late[k], early[k], 1e-9) << "axis " << k;
+  // Framed close: a cube of 1.5 bounding radii (0.65 m) around the box, against
+  // the whole 20 m ground when the scene is framed (ratio ~0.03; 0.5 is loose).
+  EXPECT_LT(early[4], 0.5 * scene_framed[4]);
+  // A name the scene lacks is refused before a window opens.
+  const Result bad = view(scene, "--follow nobody --frames 2");
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--follow"), std::string::npos) << bad.output;
+}
+
 }  // namespace

@@ -3,7 +3,8 @@
 //
 // The testability flags (--frames, --screenshot, --drag, --drag-body, --report,
 // --size, --fixed-step) let the viewer run unattended under xvfb-run; --threads
-// and --contacts set what the panel can also change.
+// and --contacts set what the panel can also change; --follow keeps one body
+// in view.
 
 #include "cli/view_command.h"
 
@@ -34,6 +35,7 @@ struct ViewArgs {
   long long threads = 0;
   CLI::Option* threads_opt = nullptr;  ///< given: overrides the scene's settings.threads
   bool contacts = false;
+  std::string follow;
 };
 
 /// Splits "a<sep>b<sep>..." into exactly `count` numbers; false on anything else.
@@ -93,6 +95,7 @@ int run_view(const ViewArgs& args) {
   opt.fixed_step = args.fixed_step;
   opt.threads = threads ? static_cast<int>(args.threads) : -1;
   opt.contacts = args.contacts;
+  opt.follow = args.follow;
   return viewer::run_viewer(opt);
 #else
   std::fprintf(stderr,
@@ -135,6 +138,9 @@ void add_view_command(CLI::App& app, int& exit_status) {
       "Solver threads, 0 = OpenMP's default (default: settings.threads; the panel changes it)");
   cmd->add_flag("--contacts", args->contacts,
                 "Start with the contact points and normals shown (C toggles them)");
+  cmd->add_option("--follow", args->follow,
+                  "Keep this body in view: frame it closely and move the camera with it (orbit, "
+                  "pan and zoom still work)");
   drag_body->needs(cmd->get_option("--drag"));
   cmd->callback([args, &exit_status] { exit_status = run_view(*args); });
 }

@@ -92,6 +92,20 @@ double grid_cell(double scene_size) {
   return std::min(1.0, std::pow(10.0, std::floor(std::log10(scene_size / 5))));
 }
 
+/// How many of its bounding radii around the followed body the camera frames
+/// (a cube of this half size): a 3.7 m jeep then fills a fifth of the window's
+/// width, with the road ahead and behind in view.
+constexpr double kFollowFrameRadii = 1.5;
+
+/// Frames the camera on one body, kFollowFrameRadii of its bounding radius
+/// around it, shifted as frame_world shifts for the panel.
+void frame_body(const World& world, BodyId id, OrbitCamera& camera, int window_height) {
+  const double r = kFollowFrameRadii * shape_bounding_radius(world.body_shape(id));
+  const Vec3 p = world.body_state(id).position;
+  camera.frame_bounds(p - Vec3{r, r, r}, p + Vec3{r, r, r});
+  camera.pan(kPanelWidth / 2.0, 0, window_height);
+}
+
 nlohmann::json vec(Vec3 v) { return {v.x, v.y, v.z}; }
 
 class App {
@@ -105,6 +119,8 @@ class App {
   void take_step();
   void simulate(double wall_seconds);
   void scripted_drag(long long frame);
+  void find_followed();
+  void track_followed();
   void handle_actions(const UiActions& actions);
   bool write_report(long long frames) const;
   void window_size(int* w, int* h) const { glfwGetWindowSize(window_, w, h); }
@@ -131,6 +147,10 @@ class App {
   double script_x0_ = 0, script_y0_ = 0;
   bool quit_requested_ = false;
   double grid_cell_ = 1;  // [m], from the scene's size when it is opened
+  // --follow: the body the camera's target moves with, and where it was when
+  // the target last moved (so the user's orbit, pan and zoom are kept).
+  std::optional<BodyId> followed_;
+  Vec3 followed_at_;
 };
 
 bool App::open_scene(const std::string& path) {
@@ -149,6 +169,8 @@ bool App::open_scene(const std::string& path) {
     ui_.step_ms.clear();
     accumulator_ = 0;
     grid_cell_ = grid_cell(frame_world(*world_, camera_, opt_.height));
+    find_followed();
+    if (followed_) frame_body(*world_, *followed_, camera_, opt_.height);
     return true;
   } catch (const std::exception& e) {
     ui_.message = e.what();
@@ -164,9 +186,34 @@ void App::rebuild() {
     world_.emplace(std::move(w));
     ui_.step_ms.clear();
     accumulator_ = 0;
+    // The followed body is back at its start: the target jumps with it.
+    if (followed_) {
+      find_followed();
+      track_followed();
+    }
   } catch (const std::exception& e) {
     ui_.message = e.what();
   }
+}
+
+/// A scene picked from the panel may not have the followed body: the camera
+/// then stays where the scene's framing put it.
+void App::find_followed() {
+  followed_.reset();
+  if (opt_.follow.empty()) return;
+  try {
+    followed_ = world_->find_body(opt_.follow);
+  } catch (const Error&) {
+    return;
+  }
+  followed_at_ = world_->body_state(*followed_).position;
+}
+
+void App::track_followed() {
+  if (!followed_) return;
+  const Vec3 p = world_->body_state(*followed_).position;
+  camera_.target = camera_.target + (p - followed_at_);
+  followed_at_ = p;
 }
 
 void App::take_step() {
@@ -267,6 +314,7 @@ bool App::write_report(long long frames) const {
       {"contacts", world_->contact_count()},
       {"contacts_drawn", renderer_ ? renderer_->contacts_drawn() : 0},
       {"camera", {{"target", vec(camera_.target)}, {"distance", camera_.distance}}},
+      {"follow", followed_ ? nlohmann::json(world_->body_name(*followed_)) : nlohmann::json()},
       {"bodies", bodies}};
   if (report_dragged_.empty()) {
     report["dragged"] = nullptr;
@@ -382,6 +430,14 @@ int App::run() {
       return 2;
     }
   }
+  if (!opt_.follow.empty()) {
+    try {
+      world_->find_body(opt_.follow);
+    } catch (const Error& e) {
+      std::fprintf(stderr, "pabd view: --follow: %s\n", e.what());
+      return 2;
+    }
+  }
 
   glfwSetErrorCallback(glfw_error_quiet);
   if (!glfwInit()) {
@@ -444,6 +500,7 @@ int App::run() {
 
     scripted_drag(frame);
     simulate(wall);
+    track_followed();
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();

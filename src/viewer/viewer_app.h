@@ -24,6 +24,7 @@ struct ViewerOptions {
   bool fixed_step = false;       ///< exactly one simulation step per frame
   int threads = -1;              ///< solver threads (0 = OpenMP's default); -1 = the scene's
   bool contacts = false;         ///< start with the contact display on
+  std::string follow;            ///< keep this body in view, framed close (empty: frame the scene)
 };
 
 /// Frames of the scripted drag: press on kDragPressFrame, move linearly to
