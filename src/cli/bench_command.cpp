@@ -153,9 +153,14 @@ std::string find_scenes_dir(const BenchArgs& a, const CLI::App& cmd) {
   if (fs::is_directory("scenes", ec)) return "scenes";
   const std::string source_scenes = std::string(PABD_BUILD_SOURCE_DIR) + "/scenes";
   if (fs::is_directory(source_scenes, ec)) return source_scenes;
-  throw CommandFailure{kExitBadInput, "pabd bench: no scenes/ directory here or in " +
+  // An installed pabd: PREFIX/bin/pabd beside PREFIX/share/pabd/scenes.
+  const fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() /
+                             "share" / "pabd" / "scenes";
+  if (!ec && fs::is_directory(installed, ec)) return installed.string();
+  throw CommandFailure{kExitBadInput, "pabd bench: no scenes/ directory here, in " +
                                           std::string(PABD_BUILD_SOURCE_DIR) +
-                                          "; name scene files or give --scenes DIR"};
+                                          " or beside the program; name scene files or give "
+                                          "--scenes DIR"};
 }
 
 std::vector<std::string> scene_files_in(const std::string& dir) {
