@@ -137,6 +137,11 @@ struct BodyDef {
   /// Coefficient of restitution in [0, 1] (a contact uses the larger of its
   /// bodies'); 0 = inelastic contacts. See docs/collision.md#restitution.
   Real restitution = 0;
+  /// Velocity damping rates [1/s], >= 0: each step solves dv/dt = ... - c v
+  /// implicitly, so a free fall tends to |g| / linear_damping and a free spin
+  /// decays by 1 / (1 + h angular_damping) a step. 0 = none.
+  Real linear_damping = 0;
+  Real angular_damping = 0;
   bool is_static = false;  ///< a static body never moves
 };
 
@@ -504,6 +509,23 @@ class World {
   BodyState body_state(BodyId id) const;
   /// Overwrites a body's state (orientation is normalised); throws on non-finite input.
   void set_body_state(BodyId id, const BodyState& state);
+
+  /// Pushing bodies. Forces and torques act during the next step() only (they
+  /// add up until then and are cleared after it); impulses and velocities
+  /// change the state at once. All take world-frame vectors; each throws Error
+  /// for a static body, a bad handle or a non-finite value.
+  /// A force [N] at a world point: the force on the centre plus the torque
+  /// (point - centre) x force.
+  void apply_force(BodyId id, Vec3 force, Vec3 world_point);
+  /// A torque [N m] about the centre of mass.
+  void apply_torque(BodyId id, Vec3 torque);
+  /// An impulse [N s] at a world point: the velocity changes by impulse / m and
+  /// the angular velocity by I^-1 ((point - centre) x impulse), now.
+  void apply_impulse(BodyId id, Vec3 impulse, Vec3 world_point);
+  /// Sets the linear [m/s] and angular [rad/s] velocity, keeping the pose.
+  void set_velocity(BodyId id, Vec3 velocity, Vec3 angular_velocity);
+  /// Sets the body's damping rates [1/s] (BodyDef::linear_damping, angular_damping).
+  void set_damping(BodyId id, Real linear, Real angular);
 
   /// Current settings (dt, iterations, threads, ... may be changed between steps).
   const WorldDef& settings() const;

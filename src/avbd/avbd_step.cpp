@@ -60,6 +60,7 @@ bool avbd_supports(BondKind kind) {
 
 StepResult avbd_step(StepContext& ctx, AvbdScratch& avbd) {
   const auto step_start = StageClock::now();
+  external_velocity_stage(ctx);
   StageTimings& t = ctx.timings;
   auto t0 = StageClock::now();
   const BodyArrays& bodies = ctx.bodies;
@@ -102,7 +103,7 @@ StepResult avbd_step(StepContext& ctx, AvbdScratch& avbd) {
   });
   avbd.history_step = ctx.steps_taken + 1;
   avbd.history_bodies = nb;
-  t.predict_ms = ms_since(t0);
+  t.predict_ms += ms_since(t0);
   observe(ctx, -1);
 
   // One Gauss-Seidel sweep over the colours with the given stabilization.

@@ -40,6 +40,7 @@
 
 #include "math/affine_system.h"
 #include "model/body_arrays.h"
+#include "model/body_inertia.h"
 #include "model/contact_arrays.h"
 
 namespace pabd {
@@ -70,14 +71,6 @@ struct RestitutionScratch {
   Real* delta = nullptr;    ///< per contact: this round's change of it [N s]
   int* share = nullptr;     ///< per body: its bouncing contacts (mass splitting)
 };
-
-/// I^-1 x for body i's world inertia I = R (tr(Pi) I3 - Pi) R^T at its current pose.
-PABD_HD Vec3 world_inverse_inertia_times(const BodyArrays& b, int i, Vec3 x) {
-  const Mat3& r = b.affine[i];
-  const Mat3& pi = b.affine_inertia[i];
-  const Mat3 inertia = trace(pi) * identity3() - pi;
-  return r * (inverse_symmetric3(inertia) * (transpose(r) * x));
-}
 
 /// Velocity of body i's world point p now, v + w x (p - c) (0 for a static body) [m/s].
 PABD_HD Vec3 body_point_velocity(const BodyArrays& b, int i, Vec3 p) {

@@ -21,6 +21,12 @@ struct BodyArrays {
   const Real* mass = nullptr;               ///< [kg]; 0 for static bodies
   const Mat3* affine_inertia = nullptr;     ///< Pi, body frame [kg m^2]
   const std::uint8_t* is_static = nullptr;  ///< 1 = never moves
+  const Real* linear_damping = nullptr;     ///< [1/s]
+  const Real* angular_damping = nullptr;    ///< [1/s]
+
+  // Inputs of the next step, cleared after it (external_velocity.h).
+  const Vec3* applied_force = nullptr;   ///< on the centre, world frame [N]
+  const Vec3* applied_torque = nullptr;  ///< about the centre, world frame [N m]
 
   // State: the current iterate during a step, the end-of-step state after it.
   Vec3* position = nullptr;          ///< c [m]

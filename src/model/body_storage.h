@@ -16,6 +16,11 @@ struct BodyStorage {
   std::vector<Real> mass;
   std::vector<Mat3> affine_inertia;
   std::vector<std::uint8_t> is_static;
+  std::vector<Real> linear_damping;
+  std::vector<Real> angular_damping;
+  // Inputs for the next step (World::apply_force, apply_torque).
+  std::vector<Vec3> applied_force;
+  std::vector<Vec3> applied_torque;
   // State.
   std::vector<Vec3> position;
   std::vector<Mat3> affine;
@@ -61,6 +66,10 @@ struct BodyStorage {
     b.mass = mass.data();
     b.affine_inertia = affine_inertia.data();
     b.is_static = is_static.data();
+    b.linear_damping = linear_damping.data();
+    b.angular_damping = angular_damping.data();
+    b.applied_force = applied_force.data();
+    b.applied_torque = applied_torque.data();
     b.position = position.data();
     b.affine = affine.data();
     b.orientation = orientation.data();

@@ -664,12 +664,15 @@ void read_body_fields(const Reader& r, const json& b, const std::string& path, B
   r.opt_number(b, path, "density", Range::Positive, body.density);
   r.opt_number(b, path, "friction", Range::NonNegative, body.friction);
   r.opt_number(b, path, "restitution", Range::UnitInterval, body.restitution);
+  r.opt_number(b, path, "linear_damping", Range::NonNegative, body.linear_damping);
+  r.opt_number(b, path, "angular_damping", Range::NonNegative, body.angular_damping);
 }
 
 BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::size_t index) {
-  r.check_object(b, path, "a body object",
-                 {"name", "shape", "position", "orientation", "velocity", "angular_velocity",
-                  "mass", "density", "friction", "restitution", "static"});
+  r.check_object(
+      b, path, "a body object",
+      {"name", "shape", "position", "orientation", "velocity", "angular_velocity", "mass",
+       "density", "friction", "restitution", "linear_damping", "angular_damping", "static"});
   BodyDef body = default_body_def();
   body.name =
       b.contains("name") ? r.text(b.at("name"), child(path, "name")) : std::to_string(index);
@@ -681,7 +684,8 @@ BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::
 BodyArray read_array(const Reader& r, const json& a, const std::string& path) {
   r.check_object(a, path, "an array object",
                  {"name", "count", "spacing", "origin", "shape", "orientation", "velocity",
-                  "angular_velocity", "mass", "density", "friction", "restitution", "static"});
+                  "angular_velocity", "mass", "density", "friction", "restitution",
+                  "linear_damping", "angular_damping", "static"});
   BodyArray out;
   out.json_path = path;
   out.prefix = r.text(r.required(a, path, "name", "a string (the bodies' name prefix)"),

@@ -11,6 +11,7 @@ namespace pabd {
 
 StepResult pabd_step(StepContext& ctx) {
   const auto start = StageClock::now();
+  external_velocity_stage(ctx);
   detect_stage(ctx);
   predict_stage(ctx);
   warm_start_stage(ctx);

@@ -55,9 +55,10 @@ struct StepContext {
   StepBuffers* buffers = nullptr;
 
   StepSettings settings;
-  std::int64_t steps_taken = 0;   ///< steps before this one (drive targets, AVBD history)
-  bool any_loaded_joint = false;  ///< some hard point bond carries load (acceleration.h)
-  bool any_restitution = false;   ///< some body has restitution > 0
+  std::int64_t steps_taken = 0;     ///< steps before this one (drive targets, AVBD history)
+  bool any_loaded_joint = false;    ///< some hard point bond carries load (acceleration.h)
+  bool any_restitution = false;     ///< some body has restitution > 0
+  bool any_external_input = false;  ///< some body has an applied force or torque, or damping
 
   // The parallel loop (core/parallel.h) and the per-iteration callback.
   ParallelFor parallel_for;

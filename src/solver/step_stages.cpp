@@ -8,6 +8,7 @@
 #include "contacts/contact_restitution.h"
 #include "core/stage_clock.h"
 #include "solver/acceleration.h"
+#include "solver/external_velocity.h"
 
 namespace pabd {
 
@@ -112,6 +113,16 @@ void detect_stage(StepContext& ctx) {
     t.contact_setup_ms = d.setup;
     t.contact_load_ms = d.load;
   }
+}
+
+void external_velocity_stage(StepContext& ctx) {
+  if (!ctx.any_external_input) return;
+  const auto t0 = StageClock::now();
+  const BodyArrays& bodies = ctx.bodies;
+  const StepConstants& k = ctx.settings.constants;
+  for_each_index(ctx, bodies.count,
+                 [&](int i) { external_velocity_kernel(bodies, i, k.h, k.gravity); });
+  ctx.timings.predict_ms += ms_since(t0);
 }
 
 void predict_stage(StepContext& ctx) {

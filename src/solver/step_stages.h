@@ -26,6 +26,9 @@
 
 namespace pabd {
 
+/// Applied forces, torques and damping as velocity changes (external_velocity.h);
+/// runs first, when any body has them.
+void external_velocity_stage(StepContext& ctx);
 void detect_stage(StepContext& ctx);
 void predict_stage(StepContext& ctx);
 void warm_start_stage(StepContext& ctx);

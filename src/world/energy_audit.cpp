@@ -8,6 +8,7 @@
 
 #include "bonds/bond_kernels.h"
 #include "solver/body_kernels.h"
+#include "solver/external_velocity.h"
 #include "world/joint_axes.h"
 #include "world/world_impl.h"
 
@@ -145,6 +146,25 @@ void carry_speeds(WorldImpl& w, EnergyAudit& a) {
   }
 }
 
+/// The applied forces' and torques' part of a step: their positive work
+/// F . (c - c^n) + tau . theta (theta: the turn from Q^n to Q) goes to the
+/// supplied energy, and the speed they could give to each body's bound.
+void add_applied_work(WorldImpl& w, EnergyAudit& a) {
+  const BodyArrays b = w.bodies.view();
+  const double h = w.settings.dt;
+  for (int i = 0; i < b.count; ++i) {
+    const Vec3 f = b.applied_force[i], tau = b.applied_torque[i];
+    if (b.is_static[i] || (dot(f, f) == 0 && dot(tau, tau) == 0)) continue;
+    const Vec3 turn = quat_log(b.orientation[i] * conjugate(b.start_orientation[i]));
+    const double work =
+        double(dot(f, b.position[i] - b.start_position[i])) + double(dot(tau, turn));
+    a.drive_work += std::max(0.0, work);
+    a.pushed_speed[i] +=
+        h * (double(length(f)) / double(b.mass[i]) +
+             double(length(world_inverse_inertia_times(b, i, tau))) * a.half_size[i]);
+  }
+}
+
 /// Marks the step failed: `value` passed `bound` (J or m/s, StepResult).
 void fail(StepResult& result, StepFailure why, int body, double value, double bound) {
   result.ok = false;
@@ -169,6 +189,7 @@ void audit_before_step(WorldImpl& w) {
     for (int i = 0; i < b.count; ++i)
       if (!b.is_static[i]) a.half_size[i] = 0.5 * body_size(b, i);
     a.carried_speed.assign(b.count, 0.0);
+    a.pushed_speed.assign(b.count, 0.0);
     a.reference_time = double(w.steps_taken) * w.settings.dt;
     a.drive_work = 0;
     a.driven_joints.clear();
@@ -196,6 +217,7 @@ void audit_after_step(WorldImpl& w, StepResult& result) {
     a.drive_work +=
         std::max(0.0, double(info.drive_force) * double(info.coordinate - a.coordinate_before[k]));
   }
+  if (w.any_applied) add_applied_work(w, a);
   int largest = -1;
   const double created = mechanical_energy(w, &largest) - a.reference - a.drive_work;
   const double bound = a.allowance + a.drive_work;
@@ -210,7 +232,7 @@ void audit_after_step(WorldImpl& w, StepResult& result) {
   const BodyArrays b = w.bodies.view();
   for (int i = 0; i < b.count; ++i) {
     if (b.is_static[i]) continue;
-    const double bound_i = 2 * (scene_bound + a.carried_speed[i]);
+    const double bound_i = 2 * (scene_bound + a.carried_speed[i] + a.pushed_speed[i]);
     const double speed = length(b.velocity[i]);
     if (speed > bound_i) return fail(result, StepFailure::SpeedGrowth, i, speed, bound_i);
     const double rim = double(length(b.angular_velocity[i])) * a.half_size[i];

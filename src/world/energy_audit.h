@@ -25,7 +25,7 @@ struct EnergyAudit {
   bool started = false;       ///< false: the next audit takes a new reference
   double reference = 0;       ///< kinetic + gravitational energy at the reference [J]
   double allowance = 0;       ///< the bound's part fixed at the reference [J]
-  double drive_work = 0;      ///< positive work of the drives since the reference [J]
+  double drive_work = 0;      ///< positive work of drives and applied forces since the reference [J]
   double speed_scale = 0;     ///< the speed bound's part fixed at the reference [m/s]
   double reference_time = 0;  ///< simulated time at the reference [s]
   /// Per body: half its size (the edge of the box with its second moments) [m].
@@ -34,6 +34,9 @@ struct EnergyAudit {
   /// moved at its place since the reference, |v_j| + |w_j| |x_i - x_j| [m/s];
   /// never decreases.
   std::vector<double> carried_speed;
+  /// Per body: the speed the applied forces and torques could have given it
+  /// since the reference, h |F| / m + h |I^-1 tau| (half its size) a step [m/s].
+  std::vector<double> pushed_speed;
   /// Each driven hinge's or slider's coordinate at the start of this step.
   std::vector<int> driven_joints;
   std::vector<Real> coordinate_before;

@@ -8,6 +8,7 @@
 #include "core/parallel.h"
 #include "math/so3.h"
 #include "shapes/mass_properties.h"
+#include "solver/external_velocity.h"
 #include "world/joint_axes.h"
 #include "world/world_impl.h"
 #include "world/world_validation.h"
@@ -147,6 +148,12 @@ BodyId World::add_body(const BodyDef& def_in) {
   w.bodies.mass.push_back(mp.mass);
   w.bodies.affine_inertia.push_back(mp.affine_inertia);
   w.bodies.is_static.push_back(def.is_static ? 1 : 0);
+  w.bodies.linear_damping.push_back(def.is_static ? 0 : def.linear_damping);
+  w.bodies.angular_damping.push_back(def.is_static ? 0 : def.angular_damping);
+  w.any_damping =
+      w.any_damping || w.bodies.linear_damping.back() != 0 || w.bodies.angular_damping.back() != 0;
+  w.bodies.applied_force.push_back(Vec3{});
+  w.bodies.applied_torque.push_back(Vec3{});
   w.bodies.position.push_back(def.position);
   w.bodies.orientation.push_back(q);
   w.bodies.affine.push_back(to_matrix(q));
@@ -457,6 +464,76 @@ void World::set_body_state(BodyId id, const BodyState& s) {
   w.bodies.velocity[i] = still ? Vec3{} : s.velocity;
   w.bodies.angular_velocity[i] = still ? Vec3{} : s.angular_velocity;
   w.energy_audit.restart();  // a state set by hand is a new reference
+}
+
+namespace {
+
+/// The index of a moving body for the push API; throws for a static body.
+int check_moving_body(const WorldImpl& w, BodyId id, const char* what) {
+  const int i = check_body(w, id, false, what);
+  if (w.bodies.is_static[i])
+    throw Error(std::string(what) + ": body '" + w.body_names[i] + "' is static");
+  return i;
+}
+
+void require_finite(bool ok, const char* what, const char* which) {
+  if (!ok) throw Error(std::string(what) + ": " + which + ": expected finite numbers");
+}
+
+}  // namespace
+
+void World::apply_force(BodyId id, Vec3 force, Vec3 world_point) {
+  WorldImpl& w = *impl_;
+  const int i = check_moving_body(w, id, "apply_force");
+  require_finite(finite(force), "apply_force", "force");
+  require_finite(finite(world_point), "apply_force", "world_point");
+  w.bodies.applied_force[i] += force;
+  w.bodies.applied_torque[i] += cross(world_point - w.bodies.position[i], force);
+  w.any_applied = true;
+}
+
+void World::apply_torque(BodyId id, Vec3 torque) {
+  WorldImpl& w = *impl_;
+  const int i = check_moving_body(w, id, "apply_torque");
+  require_finite(finite(torque), "apply_torque", "torque");
+  w.bodies.applied_torque[i] += torque;
+  w.any_applied = true;
+}
+
+void World::apply_impulse(BodyId id, Vec3 impulse, Vec3 world_point) {
+  WorldImpl& w = *impl_;
+  const int i = check_moving_body(w, id, "apply_impulse");
+  require_finite(finite(impulse), "apply_impulse", "impulse");
+  require_finite(finite(world_point), "apply_impulse", "world_point");
+  const BodyArrays b = w.bodies.view();
+  const Vec3 spin =
+      world_inverse_inertia_times(b, i, cross(world_point - w.bodies.position[i], impulse));
+  w.bodies.velocity[i] += (Real(1) / w.bodies.mass[i]) * impulse;
+  w.bodies.angular_velocity[i] += spin;
+  w.energy_audit.restart();  // energy from outside, at once: a new reference
+}
+
+void World::set_velocity(BodyId id, Vec3 velocity, Vec3 angular_velocity) {
+  WorldImpl& w = *impl_;
+  const int i = check_moving_body(w, id, "set_velocity");
+  require_finite(finite(velocity), "set_velocity", "velocity");
+  require_finite(finite(angular_velocity), "set_velocity", "angular_velocity");
+  w.bodies.velocity[i] = velocity;
+  w.bodies.angular_velocity[i] = angular_velocity;
+  w.energy_audit.restart();
+}
+
+void World::set_damping(BodyId id, Real linear, Real angular) {
+  WorldImpl& w = *impl_;
+  const int i = check_moving_body(w, id, "set_damping");
+  if (!(std::isfinite(linear) && linear >= 0 && std::isfinite(angular) && angular >= 0))
+    throw Error("set_damping: expected finite rates >= 0");
+  w.bodies.linear_damping[i] = linear;
+  w.bodies.angular_damping[i] = angular;
+  bool any = false;
+  for (int k = 0; k < w.body_count() && !any; ++k)
+    any = w.bodies.linear_damping[k] != 0 || w.bodies.angular_damping[k] != 0;
+  w.any_damping = any;
 }
 
 const WorldDef& World::settings() const { return impl_->settings; }

@@ -167,6 +167,10 @@ void validate_body_def(const BodyDef& d) {
           "friction: expected a finite number >= 0");
   require(d.restitution >= 0 && d.restitution <= 1, who,
           "restitution: expected a number in [0, 1]");
+  require(std::isfinite(d.linear_damping) && d.linear_damping >= 0, who,
+          "linear_damping: expected a finite number >= 0");
+  require(std::isfinite(d.angular_damping) && d.angular_damping >= 0, who,
+          "angular_damping: expected a finite number >= 0");
 }
 
 }  // namespace pabd

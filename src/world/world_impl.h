@@ -37,6 +37,8 @@ class WorldImpl {
   std::vector<Real> friction;
   std::vector<Real> restitution;  ///< per body, in [0, 1]
   bool any_restitution = false;   ///< some body has restitution > 0 (the stage runs)
+  bool any_damping = false;       ///< some body has damping (the external velocity stage runs)
+  bool any_applied = false;       ///< a force or torque waits for the next step
   BodyStorage bodies;             ///< mass, inertia, state and step scratch (model/body_storage.h)
   BondStorage bonds;              ///< every bond's arrays (model/bond_storage.h)
   /// Some hard point bond holds more than its own bodies (joint_carries_load).

@@ -2,6 +2,7 @@
 // list (solver/step.h) or the AVBD baseline's (avbd/avbd_step.h). What only
 // the world knows (joint names for messages, whether to refuse contacts for
 // AVBD) is checked here; the stage lists see views and settings only.
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -62,6 +63,7 @@ StepContext WorldImpl::step_context() {
   ctx.steps_taken = steps_taken;
   ctx.any_loaded_joint = any_loaded_joint;
   ctx.any_restitution = any_restitution;
+  ctx.any_external_input = any_applied || any_damping;
   ctx.parallel_for = settings.parallel_for;
   ctx.threads = threads;
   ctx.observer = &observer;
@@ -93,6 +95,12 @@ StepResult WorldImpl::step() {
   ++steps_taken;
   result.step = steps_taken;
   audit_after_step(*this, result);
+  // Forces and torques were for this step only.
+  if (any_applied) {
+    std::fill(bodies.applied_force.begin(), bodies.applied_force.end(), Vec3{});
+    std::fill(bodies.applied_torque.begin(), bodies.applied_torque.end(), Vec3{});
+    any_applied = false;
+  }
   return result;
 }
 
