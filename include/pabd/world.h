@@ -142,6 +142,11 @@ struct BodyDef {
   /// decays by 1 / (1 + h angular_damping) a step. 0 = none.
   Real linear_damping = 0;
   Real angular_damping = 0;
+  /// Collision filtering: bodies a and b may touch only when
+  /// (group_a & mask_b) != 0 and (group_b & mask_a) != 0. The defaults (group
+  /// bit 0, every bit in the mask) let every pair touch.
+  std::uint32_t collision_group = 1;
+  std::uint32_t collision_mask = 0xffffffffu;
   bool is_static = false;  ///< a static body never moves
 };
 
@@ -526,6 +531,9 @@ class World {
   void set_velocity(BodyId id, Vec3 velocity, Vec3 angular_velocity);
   /// Sets the body's damping rates [1/s] (BodyDef::linear_damping, angular_damping).
   void set_damping(BodyId id, Real linear, Real angular);
+  /// Sets the body's collision group and mask (BodyDef::collision_group,
+  /// collision_mask), from the next step on; static bodies too.
+  void set_collision_filter(BodyId id, std::uint32_t group, std::uint32_t mask);
 
   /// Current settings (dt, iterations, threads, ... may be changed between steps).
   const WorldDef& settings() const;

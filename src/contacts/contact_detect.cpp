@@ -177,6 +177,8 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   cand.plane_pairs = plane_pairs.data();
   cand.joined = joined_.data();
   cand.joined_count = static_cast<int>(joined_.size());
+  cand.group = in.collision_group;
+  cand.mask = in.collision_mask;
   const int np = cand.count;
   cur_.pairs = np;
   cur_.body_pairs = cand.body_pairs;

@@ -45,13 +45,15 @@ struct ContactLoadView;  // contacts/contact_load.h
 
 /// What detection reads: the start-of-step poses and the model.
 struct ContactDetectInput {
-  ShapePoseView poses;                 ///< shapes, c, R, v, omega, static flags
-  const Real* mass = nullptr;          ///< per body [kg] (ignored for static bodies)
-  const Real* friction = nullptr;      ///< per body Coulomb coefficient
-  const Real* restitution = nullptr;   ///< per body, in [0, 1] (nullptr = all 0)
-  const int* bond_end_body = nullptr;  ///< per bond end (2 per bond): body, < 0 = world
-  int bond_count = 0;                  ///< bonds (for the joined-pair filter)
-  AabbSettings aabb;                   ///< margin, h and gravity
+  ShapePoseView poses;                             ///< shapes, c, R, v, omega, static flags
+  const Real* mass = nullptr;                      ///< per body [kg] (ignored for static bodies)
+  const Real* friction = nullptr;                  ///< per body Coulomb coefficient
+  const Real* restitution = nullptr;               ///< per body, in [0, 1] (nullptr = all 0)
+  const int* bond_end_body = nullptr;              ///< per bond end (2 per bond): body, < 0 = world
+  int bond_count = 0;                              ///< bonds (for the joined-pair filter)
+  const std::uint32_t* collision_group = nullptr;  ///< per body (null: no filtering)
+  const std::uint32_t* collision_mask = nullptr;   ///< per body
+  AabbSettings aabb;                               ///< margin, h and gravity
 };
 
 class ContactDetector {

@@ -59,7 +59,16 @@ struct ContactCandidates {
   /// Sorted keys (min << 32 | max) of body pairs joined by a bond: they never collide.
   const std::uint64_t* joined = nullptr;
   int joined_count = 0;
+  /// Per body: collision group and mask bits (null: every pair may touch).
+  const std::uint32_t* group = nullptr;
+  const std::uint32_t* mask = nullptr;
 };
+
+/// True when bodies a and b may touch: each is in a group the other's mask
+/// names (BodyDef::collision_group, collision_mask).
+PABD_HD bool filter_allows(const ContactCandidates& c, int a, int b) {
+  return !c.group || ((c.group[a] & c.mask[b]) != 0 && (c.group[b] & c.mask[a]) != 0);
+}
 
 /// Shape A and shape B of candidate i (see the top of this file).
 PABD_HD void candidate_bodies(const ContactCandidates& c, int i, int& a, int& b) {
@@ -108,9 +117,10 @@ PABD_HD int candidate_manifold_capacity(const ShapePoseView& v, const ContactCan
 
 /// Narrowphase of candidate i at the start-of-step poses, keeping every point
 /// whose separation is at most margin + reach_A + reach_B: any pair of points
-/// that the step's motion could bring together. Pairs joined by a bond get no
-/// points. Writes up to capacity manifolds from manifolds[manifold_begin[i]],
-/// their number to manifold_count[i] and their points' total to counts[i].
+/// that the step's motion could bring together. Pairs joined by a bond, or
+/// kept apart by their collision filters, get no points. Writes up to capacity manifolds from
+/// manifolds[manifold_begin[i]], their number to manifold_count[i] and their points' total to
+/// counts[i].
 PABD_HD void contact_manifold_kernel(const ShapePoseView& v, const Real* reach,
                                      const ContactCandidates& c, Real margin,
                                      const int* manifold_begin, ContactManifold* manifolds,
@@ -121,6 +131,7 @@ PABD_HD void contact_manifold_kernel(const ShapePoseView& v, const Real* reach,
   candidate_bodies(c, i, a, b);
   const std::uint64_t joint_key = a < b ? contact_pair_key(a, b) : contact_pair_key(b, a);
   if (c.joined_count > 0 && find_pair_key(c.joined, 0, c.joined_count, joint_key) >= 0) return;
+  if (!filter_allows(c, a, b)) return;
   const ShapePose pa{v.position[a], v.rotation[a]}, pb{v.position[b], v.rotation[b]};
   ContactManifold* own = manifolds + manifold_begin[i];
   const int n = collide_shape_pairs(v.shape[a], pa, v.shape[b], pb, margin + reach[a] + reach[b],

@@ -666,13 +666,20 @@ void read_body_fields(const Reader& r, const json& b, const std::string& path, B
   r.opt_number(b, path, "restitution", Range::UnitInterval, body.restitution);
   r.opt_number(b, path, "linear_damping", Range::NonNegative, body.linear_damping);
   r.opt_number(b, path, "angular_damping", Range::NonNegative, body.angular_damping);
+  constexpr long long kAllBits = 0xffffffffLL;
+  if (b.contains("collision_group"))
+    body.collision_group = static_cast<std::uint32_t>(
+        r.integer(b.at("collision_group"), child(path, "collision_group"), 0, kAllBits));
+  if (b.contains("collision_mask"))
+    body.collision_mask = static_cast<std::uint32_t>(
+        r.integer(b.at("collision_mask"), child(path, "collision_mask"), 0, kAllBits));
 }
 
 BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::size_t index) {
-  r.check_object(
-      b, path, "a body object",
-      {"name", "shape", "position", "orientation", "velocity", "angular_velocity", "mass",
-       "density", "friction", "restitution", "linear_damping", "angular_damping", "static"});
+  r.check_object(b, path, "a body object",
+                 {"name", "shape", "position", "orientation", "velocity", "angular_velocity",
+                  "mass", "density", "friction", "restitution", "linear_damping", "angular_damping",
+                  "collision_group", "collision_mask", "static"});
   BodyDef body = default_body_def();
   body.name =
       b.contains("name") ? r.text(b.at("name"), child(path, "name")) : std::to_string(index);
@@ -682,10 +689,11 @@ BodyDef read_body(const Reader& r, const json& b, const std::string& path, std::
 
 /// An "arrays" entry: a body template (no position) with name, count, spacing, origin.
 BodyArray read_array(const Reader& r, const json& a, const std::string& path) {
-  r.check_object(a, path, "an array object",
-                 {"name", "count", "spacing", "origin", "shape", "orientation", "velocity",
-                  "angular_velocity", "mass", "density", "friction", "restitution",
-                  "linear_damping", "angular_damping", "static"});
+  r.check_object(
+      a, path, "an array object",
+      {"name", "count", "spacing", "origin", "shape", "orientation", "velocity", "angular_velocity",
+       "mass", "density", "friction", "restitution", "linear_damping", "angular_damping",
+       "collision_group", "collision_mask", "static"});
   BodyArray out;
   out.json_path = path;
   out.prefix = r.text(r.required(a, path, "name", "a string (the bodies' name prefix)"),

@@ -144,6 +144,10 @@ BodyId World::add_body(const BodyDef& def_in) {
   w.shapes.push_back(def.shape);
   w.friction.push_back(def.friction);
   w.restitution.push_back(def.restitution);
+  w.collision_group.push_back(def.collision_group);
+  w.collision_mask.push_back(def.collision_mask);
+  w.any_collision_filter =
+      w.any_collision_filter || def.collision_group != 1 || def.collision_mask != 0xffffffffu;
   w.any_restitution = w.any_restitution || def.restitution > 0;
   w.bodies.mass.push_back(mp.mass);
   w.bodies.affine_inertia.push_back(mp.affine_inertia);
@@ -534,6 +538,14 @@ void World::set_damping(BodyId id, Real linear, Real angular) {
   for (int k = 0; k < w.body_count() && !any; ++k)
     any = w.bodies.linear_damping[k] != 0 || w.bodies.angular_damping[k] != 0;
   w.any_damping = any;
+}
+
+void World::set_collision_filter(BodyId id, std::uint32_t group, std::uint32_t mask) {
+  WorldImpl& w = *impl_;
+  const int i = check_body(w, id, false, "set_collision_filter");
+  w.collision_group[i] = group;
+  w.collision_mask[i] = mask;
+  w.any_collision_filter = w.any_collision_filter || group != 1 || mask != 0xffffffffu;
 }
 
 const WorldDef& World::settings() const { return impl_->settings; }

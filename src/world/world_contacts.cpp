@@ -22,6 +22,10 @@ ContactDetectInput WorldImpl::contact_input() {
   in.restitution = restitution.data();
   in.bond_end_body = bonds.end_body.data();
   in.bond_count = bond_count();
+  if (any_collision_filter) {
+    in.collision_group = collision_group.data();
+    in.collision_mask = collision_mask.data();
+  }
   in.aabb.margin = settings.contact_margin;
   in.aabb.dt = settings.dt;
   in.aabb.acceleration = settings.gravity;

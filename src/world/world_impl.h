@@ -35,12 +35,15 @@ class WorldImpl {
   std::unordered_map<std::string, int> body_by_name;
   std::vector<ShapeDef> shapes;
   std::vector<Real> friction;
-  std::vector<Real> restitution;  ///< per body, in [0, 1]
-  bool any_restitution = false;   ///< some body has restitution > 0 (the stage runs)
-  bool any_damping = false;       ///< some body has damping (the external velocity stage runs)
-  bool any_applied = false;       ///< a force or torque waits for the next step
-  BodyStorage bodies;             ///< mass, inertia, state and step scratch (model/body_storage.h)
-  BondStorage bonds;              ///< every bond's arrays (model/bond_storage.h)
+  std::vector<Real> restitution;               ///< per body, in [0, 1]
+  std::vector<std::uint32_t> collision_group;  ///< per body (BodyDef::collision_group)
+  std::vector<std::uint32_t> collision_mask;   ///< per body (BodyDef::collision_mask)
+  bool any_collision_filter = false;           ///< some body's filter is not the default
+  bool any_restitution = false;                ///< some body has restitution > 0 (the stage runs)
+  bool any_damping = false;  ///< some body has damping (the external velocity stage runs)
+  bool any_applied = false;  ///< a force or torque waits for the next step
+  BodyStorage bodies;        ///< mass, inertia, state and step scratch (model/body_storage.h)
+  BondStorage bonds;         ///< every bond's arrays (model/bond_storage.h)
   /// Some hard point bond holds more than its own bodies (joint_carries_load).
   bool any_loaded_joint = false;
 
