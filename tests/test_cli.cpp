@@ -429,6 +429,54 @@ TEST(Cli, UnwritableOutputExitsOne) {
   }
 }
 
+TEST(Cli, SaveStateAndResumeGiveTheSameBitsAsOneRun) {
+  // jeep_bridge: contacts, friction, hard joints and drives, whose warm starts
+  // the snapshot must carry. 120 steps in one run against 60 + 60 resumed:
+  // the rows of step 120 must be the same text (round-trip numbers, so the
+  // same bits), and the resumed run's steps and times go on from 61.
+  const std::string scene = quote(kSource + "/scenes/jeep_bridge.json");
+  const std::string full = out_path("_full.csv"), part = out_path("_part.csv");
+  const std::string snap = out_path("_60.state");
+  ASSERT_EQ(run_pabd("run " + scene + " --steps 120 --quiet --states " + quote(full)).status, 0);
+  ASSERT_EQ(run_pabd("run " + scene + " --steps 60 --quiet --save-state " + quote(snap)).status, 0);
+  const Outcome resumed = run_pabd("run " + scene + " --steps 60 --quiet --resume " + quote(snap) +
+                                   " --states " + quote(part));
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  const auto rows_of_step = [](const std::string& csv, const std::string& step) {
+    std::vector<std::string> rows;
+    for (const std::string& line : lines_of(read_file(csv)))
+      if (line.rfind(step + ",", 0) == 0) rows.push_back(line);
+    return rows;
+  };
+  const std::vector<std::string> expected = rows_of_step(full, "120");
+  ASSERT_EQ(expected.size(), 57u);  // the jeep's 7 bodies and 50 boards
+  EXPECT_EQ(rows_of_step(part, "120"), expected);
+  EXPECT_EQ(rows_of_step(part, "60").size(), 57u);  // the resumed run starts at step 60
+  EXPECT_EQ(rows_of_step(part, "60"), rows_of_step(full, "60"));
+
+  // A file that is not a snapshot, a cut one, and one of another scene: bad input.
+  const std::string garbage = write_scene("not a snapshot", ".state");
+  const std::string bytes = read_file(snap);
+  const std::string cut = out_path("_cut.state");
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  const std::string pendulum = out_path("_pendulum.state");
+  ASSERT_EQ(run_pabd("run " + quote(kSource + "/scenes/pendulum.json") +
+                     " --steps 2 --quiet --save-state " + quote(pendulum))
+                .status,
+            0);
+  for (const auto& [file, why] :
+       {std::pair{garbage, "not a pabd snapshot"}, std::pair{cut, "truncated snapshot"},
+        std::pair{pendulum, "the snapshot is of another world"},
+        std::pair{kOut + "/no_such.state", "not a readable file"}}) {
+    SCOPED_TRACE(file);
+    const Outcome r = run_pabd("run " + scene + " --steps 2 --resume " + quote(file));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find("--resume"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+  }
+}
+
 TEST(Cli, EveryShippedSceneRunsItsFullLength) {
   // Each scene's own settings.steps: the scenes are valid, use only supported features,
   // and the README demo and examples finish (status 1 would mean a non-finite state).

@@ -531,6 +531,18 @@ class World {
   void set_velocity(BodyId id, Vec3 velocity, Vec3 angular_velocity);
   /// Sets the body's damping rates [1/s] (BodyDef::linear_damping, angular_damping).
   void set_damping(BodyId id, Real linear, Real angular);
+  /// Exact snapshots. save_state returns everything the next step reads
+  /// besides the model: poses, velocities, pending forces, the joints'
+  /// multipliers and penalties, the contacts' warm starts, the step count
+  /// and the divergence guard's reference. restore_state puts it back into
+  /// this world or another built from the same scene (and settings), which
+  /// then steps on with the same bits as a run that never stopped. It throws
+  /// Error, changing nothing, for bytes that are not a snapshot, are cut
+  /// short, or belong to another world. The bytes are for the same build on
+  /// the same kind of machine.
+  std::vector<std::uint8_t> save_state() const;
+  void restore_state(const std::vector<std::uint8_t>& bytes);
+  void restore_state(const std::uint8_t* data, std::size_t size);
   /// Sets the body's collision group and mask (BodyDef::collision_group,
   /// collision_mask), from the next step on; static bodies too.
   void set_collision_filter(BodyId id, std::uint32_t group, std::uint32_t mask);

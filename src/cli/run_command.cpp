@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -57,8 +58,10 @@ struct RunArgs {
   std::string html_path;
   bool html_contacts = false;  ///< --html-contacts: the player also shows contacts
   bool quiet = false;
-  std::string solver;  ///< --solver: pabd or avbd; empty = the scene's settings.solver
-  MethodFlags method;  ///< --iteration-order, --local-step
+  std::string solver;           ///< --solver: pabd or avbd; empty = the scene's settings.solver
+  std::string save_state_path;  ///< --save-state: the snapshot after the last step
+  std::string resume_path;      ///< --resume: a snapshot to continue from
+  MethodFlags method;           ///< --iteration-order, --local-step
   CLI::Option* steps_opt = nullptr;
   CLI::Option* dt_opt = nullptr;
   CLI::Option* iterations_opt = nullptr;
@@ -95,6 +98,8 @@ void check_flags(const RunArgs& a, const CLI::App& cmd) {
     bad("--stats", "a file name", "an empty string");
   if (a.html_contacts && a.html_path.empty())
     throw CommandFailure{kExitBadInput, "pabd run: --html-contacts: needs --html FILE"};
+  if (a.save_state_path.empty() && cmd.get_option("--save-state")->count() > 0)
+    bad("--save-state", "a file name", "an empty string");
   if (cmd.get_option("--solver")->count() > 0 && a.solver != "pabd" && a.solver != "avbd")
     bad("--solver", "pabd or avbd", "'" + a.solver + "'");
   a.method.check("pabd run");
@@ -227,6 +232,33 @@ void print_summary(const RunInfo& info, const Samples& samples) {
 // ---------------------------------------------------------------------------
 // The command.
 
+/// --resume FILE: the snapshot's bytes into the world (World::restore_state);
+/// a missing, unreadable or wrong file is bad input (status 2).
+void resume_from(World& world, const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw CommandFailure{kExitBadInput, "pabd run: --resume: " + path + ": not a readable file"};
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
+  if (!in && !in.eof())
+    throw CommandFailure{kExitBadInput, "pabd run: --resume: " + path + ": read failed"};
+  try {
+    world.restore_state(bytes);
+  } catch (const Error& e) {
+    throw CommandFailure{kExitBadInput, "pabd run: --resume: " + path + ": " + e.what()};
+  }
+}
+
+/// --save-state FILE: the world's snapshot after the last step.
+void save_state_to(const World& world, std::ofstream& out, const std::string& path) {
+  const std::vector<std::uint8_t> bytes = world.save_state();
+  if (!out.write(reinterpret_cast<const char*>(bytes.data()),
+                 static_cast<std::streamsize>(bytes.size()))
+           .flush())
+    throw CommandFailure{kExitFailure, "pabd run: " + path + ": write failed"};
+}
+
 int run(const RunArgs& args, const CLI::App& cmd) {
   check_flags(args, cmd);
 
@@ -243,6 +275,7 @@ int run(const RunArgs& args, const CLI::App& cmd) {
 
   auto states = open_output("pabd run", args.states_path);
   auto stats = open_output("pabd run", args.stats_path);
+  auto snapshot = open_output("pabd run", args.save_state_path);
   // The animation outputs are written at the end; opening them now checks
   // they are writable before anything is simulated.
   open_output("pabd run", args.gltf_path);
@@ -252,6 +285,7 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   const bool recording = !args.gltf_path.empty() || !args.html_path.empty();
 
   World world = build_world(scene, settings);  // SceneError -> status 2
+  if (!args.resume_path.empty()) resume_from(world, args.resume_path);
 
   RunInfo info;
   info.scene = args.scene_path;
@@ -300,6 +334,7 @@ int run(const RunArgs& args, const CLI::App& cmd) {
 
   if (states && !states->flush())
     throw CommandFailure{kExitFailure, "pabd run: " + args.states_path + ": write failed"};
+  if (snapshot) save_state_to(world, *snapshot, args.save_state_path);
   if (stats && !(*stats << stats_json(info, samples).dump(2) << '\n').flush())
     throw CommandFailure{kExitFailure, "pabd run: " + args.stats_path + ": write failed"};
   try {
@@ -344,6 +379,11 @@ void add_run_command(CLI::App& app, int& exit_status) {
                 "With --html: record each frame's contact points and normals for the player "
                 "(about 25 bytes of page per contact per frame)");
   cmd->add_flag("--quiet", args->quiet, "No progress line on stderr");
+  cmd->add_option("--save-state", args->save_state_path,
+                  "Write the exact state after the last step to this file (World::save_state)");
+  cmd->add_option("--resume", args->resume_path,
+                  "Continue from a --save-state file of the same scene: the step count and time "
+                  "go on from it, and the run gives the same bits as one that never stopped");
   cmd->add_option("--solver", args->solver, "pabd or avbd (default: settings.solver, else pabd)");
   args->method.add_to(*cmd);
   cmd->callback([args, cmd, &exit_status] {

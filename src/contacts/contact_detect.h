@@ -42,6 +42,8 @@
 namespace pabd {
 
 struct ContactLoadView;  // contacts/contact_load.h
+class SnapshotWriter;    // core/snapshot_io.h
+class SnapshotReader;
 
 /// What detection reads: the start-of-step poses and the model.
 struct ContactDetectInput {
@@ -72,6 +74,11 @@ class ContactDetector {
   void detect(const ContactDetectInput& input);
   /// Forgets all contacts (no warm start from them either).
   void clear();
+  /// What the next detection carries over from this one (World::save_state;
+  /// contacts/contact_snapshot.cpp); load_state throws pabd::Error on a
+  /// snapshot that does not fit a world of `bodies` bodies.
+  void save_state(SnapshotWriter& out) const;
+  void load_state(SnapshotReader& in, int bodies);
 
   /// Number of contacts of the last detection.
   int count() const { return cur_.count; }

@@ -1,0 +1,188 @@
+// World::save_state and restore_state: everything the next step reads that
+// is not the model, so that a restored world steps on with the same bits as
+// one that never stopped (tests/test_snapshot.cpp):
+// - the bodies' poses, velocities, pending forces and torques, damping and
+//   collision filters;
+// - the bonds' multipliers and penalties, the joint-axis bonds' settings and
+//   state, and the bond ends (a line bond's end slides with its travel);
+// - the contacts the next step matches and warm-starts from (the detector's
+//   part, contacts/contact_snapshot.cpp);
+// - the step count, the divergence guard's reference, the AVBD history.
+// The model (shapes, masses, which bodies each bond joins) is not stored: a
+// fingerprint of it is, and a snapshot restores only into a world with the
+// same one, built from the same scene. Settings are the caller's.
+#include <bit>
+#include <cstring>
+
+#include "core/snapshot_io.h"
+#include "world/world_impl.h"
+
+namespace pabd {
+namespace {
+
+constexpr char kMagic[8] = {'P', 'A', 'B', 'D', 'S', 'N', 'A', 'P'};
+constexpr std::uint32_t kFormatVersion = 1;
+
+/// FNV-1a over the model a snapshot belongs to: body count, static flags and
+/// masses, bond count, kinds and end bodies.
+std::uint64_t model_fingerprint(const WorldImpl& w) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](std::uint64_t bits) {
+    for (int k = 0; k < 8; ++k) {
+      h ^= (bits >> (8 * k)) & 0xffu;
+      h *= 1099511628211ull;
+    }
+  };
+  mix(static_cast<std::uint64_t>(w.body_count()));
+  for (int i = 0; i < w.body_count(); ++i) {
+    mix(w.bodies.is_static[i]);
+    mix(std::bit_cast<std::uint64_t>(static_cast<double>(w.bodies.mass[i])));
+  }
+  mix(static_cast<std::uint64_t>(w.bond_count()));
+  for (int i = 0; i < w.bond_count(); ++i) {
+    mix(static_cast<std::uint64_t>(w.bonds.kind[i]));
+    mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(w.bonds.end_body[2 * i])));
+    mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(w.bonds.end_body[2 * i + 1])));
+  }
+  return h;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> World::save_state() const {
+  const WorldImpl& w = *impl_;
+  SnapshotWriter out;
+  for (char c : kMagic) out.value(c);
+  out.value(kFormatVersion);
+  out.value(static_cast<std::uint32_t>(sizeof(Real)));
+  out.value(model_fingerprint(w));
+  out.value(static_cast<std::int64_t>(w.steps_taken));
+  // Bodies.
+  const BodyStorage& b = w.bodies;
+  out.array(b.position);
+  out.array(b.affine);
+  out.array(b.orientation);
+  out.array(b.velocity);
+  out.array(b.angular_velocity);
+  out.array(b.applied_force);
+  out.array(b.applied_torque);
+  out.array(b.linear_damping);
+  out.array(b.angular_damping);
+  out.array(w.collision_group);
+  out.array(w.collision_mask);
+  // Bonds.
+  const BondStorage& c = w.bonds;
+  out.array(c.end_local);
+  out.array(c.hard);
+  out.array(c.axis_model);
+  out.array(c.axis_state);
+  out.array(c.penalty);
+  out.array(c.lambda);
+  // The divergence guard.
+  const EnergyAudit& a = w.energy_audit;
+  out.value(static_cast<std::uint8_t>(a.started));
+  for (double x : {a.reference, a.allowance, a.drive_work, a.speed_scale, a.reference_time})
+    out.value(x);
+  out.array(a.half_size);
+  out.array(a.carried_speed);
+  out.array(a.pushed_speed);
+  out.array(a.driven_joints);
+  out.array(a.coordinate_before);
+  // The AVBD baseline's history.
+  out.array(w.avbd.last_start_velocity);
+  out.value(w.avbd.history_step);
+  out.value(static_cast<std::int32_t>(w.avbd.history_bodies));
+  // Contacts.
+  w.contacts.save_state(out);
+  return out.take();
+}
+
+void World::restore_state(const std::vector<std::uint8_t>& bytes) {
+  restore_state(bytes.data(), bytes.size());
+}
+
+void World::restore_state(const std::uint8_t* data, std::size_t size) {
+  WorldImpl& w = *impl_;
+  // The adjacency first: a step after a restore must not take it for an
+  // edit and restart the guard's reference.
+  if (w.topology_dirty) w.build_topology();
+  SnapshotReader in(data, size);
+  char magic[8];
+  for (char& c : magic) c = size >= 8 ? in.value<char>() : '\0';
+  if (std::memcmp(magic, kMagic, 8) != 0) throw Error("restore_state: not a pabd snapshot");
+  const auto version = in.value<std::uint32_t>();
+  if (version != kFormatVersion)
+    throw Error("restore_state: snapshot format " + std::to_string(version) +
+                ", this build reads " + std::to_string(kFormatVersion));
+  if (in.value<std::uint32_t>() != sizeof(Real))
+    throw Error("restore_state: the snapshot was written by a build with another Real");
+  if (in.value<std::uint64_t>() != model_fingerprint(w))
+    throw Error(
+        "restore_state: the snapshot is of another world (bodies, masses or joints differ)");
+
+  // Read into copies, so that a snapshot found bad halfway leaves the world as it was.
+  const auto steps = in.value<std::int64_t>();
+  if (steps < 0) throw Error("restore_state: corrupt snapshot (step count)");
+  BodyStorage b = w.bodies;
+  in.array(b.position, "body positions");
+  in.array(b.affine, "body poses");
+  in.array(b.orientation, "body orientations");
+  in.array(b.velocity, "body velocities");
+  in.array(b.angular_velocity, "body angular velocities");
+  in.array(b.applied_force, "body forces");
+  in.array(b.applied_torque, "body torques");
+  in.array(b.linear_damping, "body dampings");
+  in.array(b.angular_damping, "body dampings");
+  std::vector<std::uint32_t> group = w.collision_group, mask = w.collision_mask;
+  in.array(group, "collision groups");
+  in.array(mask, "collision masks");
+  BondStorage c = w.bonds;
+  in.array(c.end_local, "bond ends");
+  in.array(c.hard, "bonds");
+  in.array(c.axis_model, "joint axes");
+  in.array(c.axis_state, "joint axes");
+  in.array(c.penalty, "bonds");
+  in.array(c.lambda, "bonds");
+  EnergyAudit a = w.energy_audit;
+  a.started = in.value<std::uint8_t>() != 0;
+  for (double* x : {&a.reference, &a.allowance, &a.drive_work, &a.speed_scale, &a.reference_time})
+    *x = in.value<double>();
+  const std::size_t nb = static_cast<std::size_t>(w.body_count());
+  in.any_array(a.half_size, nb, "guard sizes");
+  in.any_array(a.carried_speed, nb, "guard speeds");
+  in.any_array(a.pushed_speed, nb, "guard speeds");
+  in.any_array(a.driven_joints, w.joints.first_bond.size(), "driven joints");
+  in.any_array(a.coordinate_before, w.joints.first_bond.size(), "driven joints");
+  for (int j : a.driven_joints)
+    if (j < 0 || j >= static_cast<int>(w.joints.first_bond.size()))
+      throw Error("restore_state: corrupt snapshot (driven joints)");
+  if (a.started &&
+      (a.half_size.size() != nb || a.carried_speed.size() != nb || a.pushed_speed.size() != nb ||
+       a.coordinate_before.size() != a.driven_joints.size()))
+    throw Error("restore_state: corrupt snapshot (the guard's reference)");
+  AvbdScratch avbd = w.avbd;
+  in.any_array(avbd.last_start_velocity, nb, "AVBD history");
+  avbd.history_step = in.value<std::int64_t>();
+  avbd.history_bodies = in.value<std::int32_t>();
+  w.contacts.load_state(in, w.body_count());
+  in.finish();
+
+  w.steps_taken = steps;
+  w.bodies = std::move(b);
+  w.collision_group = std::move(group);
+  w.collision_mask = std::move(mask);
+  w.bonds = std::move(c);
+  w.energy_audit = std::move(a);
+  w.avbd = std::move(avbd);
+  w.any_applied = w.any_damping = w.any_collision_filter = false;
+  for (std::size_t i = 0; i < nb; ++i) {
+    const Vec3 f = w.bodies.applied_force[i], t = w.bodies.applied_torque[i];
+    w.any_applied = w.any_applied || dot(f, f) != 0 || dot(t, t) != 0;
+    w.any_damping =
+        w.any_damping || w.bodies.linear_damping[i] != 0 || w.bodies.angular_damping[i] != 0;
+    w.any_collision_filter =
+        w.any_collision_filter || w.collision_group[i] != 1 || w.collision_mask[i] != 0xffffffffu;
+  }
+}
+
+}  // namespace pabd
