@@ -17,6 +17,7 @@
 #include "contacts/contact_restitution.h"
 #include "solver/acceleration.h"
 #include "solver/body_kernels.h"
+#include "solver/external_velocity.h"
 
 namespace pabd::cuda {
 
@@ -30,6 +31,12 @@ __device__ inline int thread_index() {
 }  // namespace
 
 // Per-body kernels -------------------------------------------------------------
+
+__global__ void external_velocity_kernel(BodyArrays bodies, StepConstants k) {
+  const int i = thread_index();
+  if (i >= bodies.count) return;
+  ::pabd::external_velocity_kernel(bodies, i, k.h, k.gravity);
+}
 
 __global__ void predict_kernel(BodyArrays bodies, StepConstants k) {
   const int i = thread_index();
