@@ -20,6 +20,8 @@ packages=(
   libbullet-dev libode-dev libmujoco-dev
   # docs/benchmarks.md's plot (scripts/benchmark_report.py, run with /usr/bin/python3)
   python3-matplotlib
+  # the Python module (python/): pybind11, Debian's interpreter headers and numpy
+  pybind11-dev python3-dev python3-numpy
 )
 # Node.js and npm bundle three.js into the HTML player at build time; use the
 # machine's own if it has one.

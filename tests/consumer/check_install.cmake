@@ -1,7 +1,8 @@
 # CTest install_consumer: installs the build tree into a fresh prefix and
 # builds tests/consumer/ against it twice, with find_package(pabd CONFIG) and
-# with pkg-config, then runs both programs and the installed `pabd`.
-#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... -P check_install.cmake
+# with pkg-config, then runs both programs, the installed `pabd` and, when
+# PYTHON is given, the installed Python module.
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... [-DPYTHON=...] -P check_install.cmake
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_install.cmake: -D${var}=... is required")
@@ -47,3 +48,10 @@ run("run the pkg-config build" ${WORK_DIR}/consumer-pc)
 
 # 3. The installed program finds the installed scenes.
 run("installed pabd run" ${prefix}/bin/pabd run ${prefix}/share/pabd/scenes/pendulum.json --steps 10 --quiet)
+
+# 4. The installed Python module, when the build made one.
+if(PYTHON)
+  set(ENV{PYTHONPATH} ${prefix}/lib/python3/dist-packages)
+  run("installed Python module" ${PYTHON} -c
+      "import pabd\nw = pabd.load_scene('${prefix}/share/pabd/scenes/pendulum.json')\nw.step(10)\nprint('steps', w.step_count)")
+endif()
