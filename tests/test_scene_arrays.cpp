@@ -169,7 +169,8 @@ TEST(SceneArrays, ErrorsNameTheirPath) {
            "}",
        "test.json: /arrays/0/position: expected one of the keys name, count, spacing, origin, "
        "shape, orientation, velocity, angular_velocity, mass, density, friction, restitution, "
-       "static, got an unknown key"},
+       "linear_damping, angular_damping, collision_group, collision_mask, static, got an unknown "
+       "key"},
       {R"({"name": 7, "count": [1, 1, 1], "spacing": [1, 1, 1], )" + box + "}",
        "test.json: /arrays/0/name: expected a string, got 7"},
       // A plane needs a static body, in an array as in a body.
