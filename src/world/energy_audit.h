@@ -22,11 +22,11 @@ namespace pabd {
 class WorldImpl;
 
 struct EnergyAudit {
-  bool started = false;       ///< false: the next audit takes a new reference
-  double reference = 0;       ///< kinetic + gravitational energy at the reference [J]
-  double allowance = 0;       ///< the bound's part fixed at the reference [J]
-  double drive_work = 0;      ///< positive work of drives and applied forces since the reference [J]
-  double speed_scale = 0;     ///< the speed bound's part fixed at the reference [m/s]
+  bool started = false;    ///< false: the next audit takes a new reference
+  double reference = 0;    ///< kinetic + gravitational energy at the reference [J]
+  double allowance = 0;    ///< the bound's part fixed at the reference [J]
+  double drive_work = 0;   ///< positive work of drives and applied forces since the reference [J]
+  double speed_scale = 0;  ///< the speed bound's part fixed at the reference [m/s]
   double reference_time = 0;  ///< simulated time at the reference [s]
   /// Per body: half its size (the edge of the box with its second moments) [m].
   std::vector<double> half_size;
