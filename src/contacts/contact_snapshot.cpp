@@ -15,45 +15,42 @@ namespace {
 /// count fails cleanly instead of asking for terabytes.
 constexpr std::uint64_t kMaxContacts = 1u << 30;
 
-template <typename T>
-void save(SnapshotWriter& out, const ScratchArray<T>& a, long long n) {
-  out.array(a.data(), static_cast<std::size_t>(n));
-}
-
-template <typename T>
-void load(SnapshotReader& in, ScratchArray<T>& a, long long n, const char* what) {
-  in.array(a.reserve_for(static_cast<std::size_t>(std::max(n, 1LL))), static_cast<std::size_t>(n),
-           what);
+/// Calls f(array, element count, what) for every array of the buffer, in the
+/// one order that saving and loading share: n contacts, p candidates.
+template <typename Buffer, typename F>
+void visit_arrays(Buffer& b, long long n, long long p, F&& f) {
+  f(b.key, p, "contact candidates");
+  f(b.begin, p > 0 ? p + 1 : 0, "contact candidate ranges");  // none before a detection
+  f(b.end_body, 2 * n, "contact ends");
+  f(b.end_radius, 2 * n, "contact ends");
+  f(b.slot_local, kContactSlots * n, "contact anchors");
+  f(b.normal, n, "contacts");
+  f(b.friction, n, "contacts");
+  f(b.restitution, n, "contacts");
+  f(b.approach_velocity, n, "contacts");
+  f(b.gap_offset, n, "contacts");
+  f(b.start_gap, n, "contacts");
+  f(b.anchor_reach, n, "contacts");
+  f(b.separation, n, "contacts");
+  f(b.feature, n, "contacts");
+  f(b.penalty, n, "contacts");
+  f(b.normal_penalty, n, "contacts");
+  f(b.lambda, n, "contacts");
+  f(b.sticking, n, "contacts");
+  f(b.end_weight, 2 * n, "contact ends");
+  f(b.end_scale, 2 * n, "contact ends");
 }
 
 }  // namespace
 
 void ContactDetector::save_state(SnapshotWriter& out) const {
-  const Buffer& b = cur_;
-  const long long n = b.count, p = b.pairs;
+  const long long n = cur_.count, p = cur_.pairs;
   out.value(static_cast<std::int64_t>(n));
   out.value(static_cast<std::int64_t>(p));
-  out.value(static_cast<std::int64_t>(b.body_pairs));
-  save(out, b.key, p);
-  save(out, b.begin, p > 0 ? p + 1 : 0);  // a world that never detected has none
-  save(out, b.end_body, 2 * n);
-  save(out, b.end_radius, 2 * n);
-  save(out, b.slot_local, kContactSlots * n);
-  save(out, b.normal, n);
-  save(out, b.friction, n);
-  save(out, b.restitution, n);
-  save(out, b.approach_velocity, n);
-  save(out, b.gap_offset, n);
-  save(out, b.start_gap, n);
-  save(out, b.anchor_reach, n);
-  save(out, b.separation, n);
-  save(out, b.feature, n);
-  save(out, b.penalty, n);
-  save(out, b.normal_penalty, n);
-  save(out, b.lambda, n);
-  save(out, b.sticking, n);
-  save(out, b.end_weight, 2 * n);
-  save(out, b.end_scale, 2 * n);
+  out.value(static_cast<std::int64_t>(cur_.body_pairs));
+  visit_arrays(cur_, n, p, [&](const auto& a, long long count, const char*) {
+    out.array(a.data(), static_cast<std::size_t>(count));
+  });
   out.array(supported_mass_);
 }
 
@@ -64,27 +61,11 @@ void ContactDetector::load_state(SnapshotReader& in, int bodies) {
       std::uint64_t(p) > kMaxContacts)
     throw Error("restore_state: corrupt snapshot (contact counts)");
   Buffer& b = cur_;
-  load(in, b.key, p, "contact candidates");
-  load(in, b.begin, p > 0 ? p + 1 : 0, "contact candidate ranges");
+  visit_arrays(b, n, p, [&](auto& a, long long count, const char* what) {
+    in.array(a.reserve_for(static_cast<std::size_t>(std::max(count, 1LL))),
+             static_cast<std::size_t>(count), what);
+  });
   if (p == 0) b.begin.data()[0] = 0;
-  load(in, b.end_body, 2 * n, "contact ends");
-  load(in, b.end_radius, 2 * n, "contact ends");
-  load(in, b.slot_local, kContactSlots * n, "contact anchors");
-  load(in, b.normal, n, "contacts");
-  load(in, b.friction, n, "contacts");
-  load(in, b.restitution, n, "contacts");
-  load(in, b.approach_velocity, n, "contacts");
-  load(in, b.gap_offset, n, "contacts");
-  load(in, b.start_gap, n, "contacts");
-  load(in, b.anchor_reach, n, "contacts");
-  load(in, b.separation, n, "contacts");
-  load(in, b.feature, n, "contacts");
-  load(in, b.penalty, n, "contacts");
-  load(in, b.normal_penalty, n, "contacts");
-  load(in, b.lambda, n, "contacts");
-  load(in, b.sticking, n, "contacts");
-  load(in, b.end_weight, 2 * n, "contact ends");
-  load(in, b.end_scale, 2 * n, "contact ends");
   in.any_array(supported_mass_, static_cast<std::size_t>(bodies), "supported masses");
   if (!supported_mass_.empty() && static_cast<int>(supported_mass_.size()) != bodies)
     throw Error("restore_state: corrupt snapshot (supported masses)");

@@ -47,6 +47,29 @@ std::uint64_t model_fingerprint(const WorldImpl& w) {
   return h;
 }
 
+/// Calls f(array, what) for every per-body and per-bond array of the state, in
+/// the one order that saving and restoring share.
+template <typename Bodies, typename Filters, typename Bonds, typename F>
+void visit_arrays(Bodies& b, Filters& group, Filters& mask, Bonds& c, F&& f) {
+  f(b.position, "body positions");
+  f(b.affine, "body poses");
+  f(b.orientation, "body orientations");
+  f(b.velocity, "body velocities");
+  f(b.angular_velocity, "body angular velocities");
+  f(b.applied_force, "body forces");
+  f(b.applied_torque, "body torques");
+  f(b.linear_damping, "body dampings");
+  f(b.angular_damping, "body dampings");
+  f(group, "collision groups");
+  f(mask, "collision masks");
+  f(c.end_local, "bond ends");
+  f(c.hard, "bonds");
+  f(c.axis_model, "joint axes");
+  f(c.axis_state, "joint axes");
+  f(c.penalty, "bonds");
+  f(c.lambda, "bonds");
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> World::save_state() const {
@@ -57,27 +80,8 @@ std::vector<std::uint8_t> World::save_state() const {
   out.value(static_cast<std::uint32_t>(sizeof(Real)));
   out.value(model_fingerprint(w));
   out.value(static_cast<std::int64_t>(w.steps_taken));
-  // Bodies.
-  const BodyStorage& b = w.bodies;
-  out.array(b.position);
-  out.array(b.affine);
-  out.array(b.orientation);
-  out.array(b.velocity);
-  out.array(b.angular_velocity);
-  out.array(b.applied_force);
-  out.array(b.applied_torque);
-  out.array(b.linear_damping);
-  out.array(b.angular_damping);
-  out.array(w.collision_group);
-  out.array(w.collision_mask);
-  // Bonds.
-  const BondStorage& c = w.bonds;
-  out.array(c.end_local);
-  out.array(c.hard);
-  out.array(c.axis_model);
-  out.array(c.axis_state);
-  out.array(c.penalty);
-  out.array(c.lambda);
+  visit_arrays(w.bodies, w.collision_group, w.collision_mask, w.bonds,
+               [&](const auto& v, const char*) { out.array(v); });
   // The divergence guard.
   const EnergyAudit& a = w.energy_audit;
   out.value(static_cast<std::uint8_t>(a.started));
@@ -124,25 +128,9 @@ void World::restore_state(const std::uint8_t* data, std::size_t size) {
   const auto steps = in.value<std::int64_t>();
   if (steps < 0) throw Error("restore_state: corrupt snapshot (step count)");
   BodyStorage b = w.bodies;
-  in.array(b.position, "body positions");
-  in.array(b.affine, "body poses");
-  in.array(b.orientation, "body orientations");
-  in.array(b.velocity, "body velocities");
-  in.array(b.angular_velocity, "body angular velocities");
-  in.array(b.applied_force, "body forces");
-  in.array(b.applied_torque, "body torques");
-  in.array(b.linear_damping, "body dampings");
-  in.array(b.angular_damping, "body dampings");
   std::vector<std::uint32_t> group = w.collision_group, mask = w.collision_mask;
-  in.array(group, "collision groups");
-  in.array(mask, "collision masks");
   BondStorage c = w.bonds;
-  in.array(c.end_local, "bond ends");
-  in.array(c.hard, "bonds");
-  in.array(c.axis_model, "joint axes");
-  in.array(c.axis_state, "joint axes");
-  in.array(c.penalty, "bonds");
-  in.array(c.lambda, "bonds");
+  visit_arrays(b, group, mask, c, [&](auto& v, const char* what) { in.array(v, what); });
   EnergyAudit a = w.energy_audit;
   a.started = in.value<std::uint8_t>() != 0;
   for (double* x : {&a.reference, &a.allowance, &a.drive_work, &a.speed_scale, &a.reference_time})
