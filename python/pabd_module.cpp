@@ -47,6 +47,14 @@ py::array_t<double> rows(const World& w, int k, Fill fill) {
   return out;
 }
 
+/// The (n, 3) array of one Vec3 field of every body's state.
+py::array_t<double> vec3_rows(const World& w, Vec3 pabd::BodyState::*field) {
+  return rows(w, 3, [field](const pabd::BodyState& s, double* r) {
+    const Vec3 v = s.*field;
+    r[0] = v.x, r[1] = v.y, r[2] = v.z;
+  });
+}
+
 const char* failure_name(pabd::StepFailure f) {
   switch (f) {
     case pabd::StepFailure::NonFinite:
@@ -122,12 +130,8 @@ PYBIND11_MODULE(pabd, m) {
                                  a(i) = w.body_mass(w.body_at(i));
                                return out;
                              })
-      .def_property_readonly("positions",
-                             [](const World& w) {
-                               return rows(w, 3, [](const pabd::BodyState& s, double* r) {
-                                 r[0] = s.position.x, r[1] = s.position.y, r[2] = s.position.z;
-                               });
-                             })
+      .def_property_readonly(
+          "positions", [](const World& w) { return vec3_rows(w, &pabd::BodyState::position); })
       .def_property_readonly("orientations",
                              [](const World& w) {
                                return rows(w, 4, [](const pabd::BodyState& s, double* r) {
@@ -135,19 +139,11 @@ PYBIND11_MODULE(pabd, m) {
                                  r[2] = s.orientation.y, r[3] = s.orientation.z;
                                });
                              })
-      .def_property_readonly("velocities",
-                             [](const World& w) {
-                               return rows(w, 3, [](const pabd::BodyState& s, double* r) {
-                                 r[0] = s.velocity.x, r[1] = s.velocity.y, r[2] = s.velocity.z;
-                               });
-                             })
-      .def_property_readonly("angular_velocities",
-                             [](const World& w) {
-                               return rows(w, 3, [](const pabd::BodyState& s, double* r) {
-                                 const Vec3 a = s.angular_velocity;
-                                 r[0] = a.x, r[1] = a.y, r[2] = a.z;
-                               });
-                             })
+      .def_property_readonly(
+          "velocities", [](const World& w) { return vec3_rows(w, &pabd::BodyState::velocity); })
+      .def_property_readonly(
+          "angular_velocities",
+          [](const World& w) { return vec3_rows(w, &pabd::BodyState::angular_velocity); })
       .def(
           "apply_force",
           [](World& w, const py::object& body, const std::vector<double>& force,
