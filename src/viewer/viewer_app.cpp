@@ -422,19 +422,14 @@ int App::run() {
     std::fprintf(stderr, "pabd view: %s\n", ui_.message.c_str());
     return 2;
   }
-  if (!opt_.drag_body.empty()) {
+  // Bodies named on the command line must exist: one line and status 2 otherwise.
+  for (const auto& [flag, name] :
+       {std::pair{"--drag-body", &opt_.drag_body}, std::pair{"--follow", &opt_.follow}}) {
+    if (name->empty()) continue;
     try {
-      world_->find_body(opt_.drag_body);
+      world_->find_body(*name);
     } catch (const Error& e) {
-      std::fprintf(stderr, "pabd view: --drag-body: %s\n", e.what());
-      return 2;
-    }
-  }
-  if (!opt_.follow.empty()) {
-    try {
-      world_->find_body(opt_.follow);
-    } catch (const Error& e) {
-      std::fprintf(stderr, "pabd view: --follow: %s\n", e.what());
+      std::fprintf(stderr, "pabd view: %s: %s\n", flag, e.what());
       return 2;
     }
   }
