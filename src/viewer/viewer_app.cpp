@@ -20,6 +20,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <utility>
 
 #include "pabd/scene.h"
 #include "shapes/mass_properties.h"
