@@ -22,6 +22,8 @@ packages=(
   python3-matplotlib
   # the Python module (python/): pybind11, Debian's interpreter headers and numpy
   pybind11-dev python3-dev python3-numpy
+  # examples/python/sweep_dask.py: Dask and its distributed scheduler (LocalCluster)
+  python3-dask python3-distributed
 )
 # Node.js and npm bundle three.js into the HTML player at build time; use the
 # machine's own if it has one.
