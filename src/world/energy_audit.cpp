@@ -118,13 +118,16 @@ double speed_scale(const WorldImpl& w, double extent) {
 }
 
 /// Raises body `to`'s carried speed to what body `from`'s frame moves at its
-/// place, when `from` is strictly heavier and both move.
+/// place, when `from` is strictly heavier and both move. The lever is at most
+/// the scene's extent at the reference: a body flung farther than that from
+/// its partner has left the joint's or contact's geometry, and a longer lever
+/// would let an explosion raise its own bound.
 void carry(const BodyArrays& b, int from, int to, EnergyAudit& a) {
   if (from < 0 || to < 0 || b.is_static[from] || b.is_static[to] || !(b.mass[from] > b.mass[to]))
     return;
+  const double lever = std::min(double(length(b.position[to] - b.position[from])), a.extent);
   const double reach =
-      double(length(b.velocity[from])) +
-      double(length(b.angular_velocity[from])) * double(length(b.position[to] - b.position[from]));
+      double(length(b.velocity[from])) + double(length(b.angular_velocity[from])) * lever;
   a.carried_speed[to] = std::max(a.carried_speed[to], reach);
 }
 
@@ -182,6 +185,7 @@ void audit_before_step(WorldImpl& w) {
     a.started = true;
     a.reference = mechanical_energy(w, nullptr);
     const double extent = scene_extent(w);
+    a.extent = extent;
     a.allowance = fixed_allowance(w, extent);
     a.speed_scale = speed_scale(w, extent);
     const BodyArrays b = w.bodies.view();

@@ -28,6 +28,7 @@ struct EnergyAudit {
   double drive_work = 0;   ///< positive work of drives and applied forces since the reference [J]
   double speed_scale = 0;  ///< the speed bound's part fixed at the reference [m/s]
   double reference_time = 0;  ///< simulated time at the reference [s]
+  double extent = 1;          ///< the scene's extent R at the reference [m]
   /// Per body: half its size (the edge of the box with its second moments) [m].
   std::vector<double> half_size;
   /// Per body: the fastest that a heavier body joined to it or touching it has

@@ -85,7 +85,8 @@ std::vector<std::uint8_t> World::save_state() const {
   // The divergence guard.
   const EnergyAudit& a = w.energy_audit;
   out.value(static_cast<std::uint8_t>(a.started));
-  for (double x : {a.reference, a.allowance, a.drive_work, a.speed_scale, a.reference_time})
+  for (double x :
+       {a.reference, a.allowance, a.drive_work, a.speed_scale, a.reference_time, a.extent})
     out.value(x);
   out.array(a.half_size);
   out.array(a.carried_speed);
@@ -133,7 +134,8 @@ void World::restore_state(const std::uint8_t* data, std::size_t size) {
   visit_arrays(b, group, mask, c, [&](auto& v, const char* what) { in.array(v, what); });
   EnergyAudit a = w.energy_audit;
   a.started = in.value<std::uint8_t>() != 0;
-  for (double* x : {&a.reference, &a.allowance, &a.drive_work, &a.speed_scale, &a.reference_time})
+  for (double* x :
+       {&a.reference, &a.allowance, &a.drive_work, &a.speed_scale, &a.reference_time, &a.extent})
     *x = in.value<double>();
   const std::size_t nb = static_cast<std::size_t>(w.body_count());
   in.any_array(a.half_size, nb, "guard sizes");

@@ -213,10 +213,12 @@ Outcome run_scene(const std::string& text, const Options& o) {
       // Heavier to lighter, across joints and this step's contacts.
       const auto carry = [&](int from, int to) {
         if (moving[from] && moving[to] && mass[from] > mass[to])
-          carried[to] = std::fmax(carried[to],
-                                  pabd::length(state[from].velocity) +
-                                      pabd::length(state[from].angular_velocity) *
-                                          pabd::length(state[to].position - state[from].position));
+          carried[to] =
+              std::fmax(carried[to],
+                        pabd::length(state[from].velocity) +
+                            pabd::length(state[from].angular_velocity) *
+                                std::fmin(pabd::length(state[to].position - state[from].position),
+                                          bound.extent));
       };
       std::vector<std::pair<int, int>> links = joined;
       for (int k = 0; k < world.contact_count(); ++k) {
