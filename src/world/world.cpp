@@ -1,10 +1,10 @@
 // World: the public API over WorldImpl's arrays. Handles are validated here,
 // definitions are turned into model data, and world-frame anchors into
 // material points.
-#include <bit>
 #include <cmath>
 #include <string>
 
+#include "core/fnv1a.h"
 #include "core/parallel.h"
 #include "math/so3.h"
 #include "shapes/mass_properties.h"
@@ -568,14 +568,8 @@ void World::set_iteration_observer(IterationObserver observer) {
 
 std::uint64_t World::state_hash() const {
   const WorldImpl& w = *impl_;
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a offset basis
-  auto mix = [&h](Real x) {
-    const auto bits = std::bit_cast<std::uint64_t>(x);
-    for (int k = 0; k < 8; ++k) {
-      h ^= (bits >> (8 * k)) & 0xffu;
-      h *= 1099511628211ull;  // FNV prime
-    }
-  };
+  Fnv1a h;
+  auto mix = [&h](Real x) { h.add(static_cast<double>(x)); };
   for (int i = 0; i < w.body_count(); ++i) {
     for (Vec3 v : {w.bodies.position[i], w.bodies.velocity[i], w.bodies.angular_velocity[i]}) {
       mix(v.x);
@@ -588,7 +582,7 @@ std::uint64_t World::state_hash() const {
     mix(q.y);
     mix(q.z);
   }
-  return h;
+  return h.value();
 }
 
 }  // namespace pabd

@@ -11,9 +11,9 @@
 // The model (shapes, masses, which bodies each bond joins) is not stored: a
 // fingerprint of it is, and a snapshot restores only into a world with the
 // same one, built from the same scene. Settings are the caller's.
-#include <bit>
 #include <cstring>
 
+#include "core/fnv1a.h"
 #include "core/snapshot_io.h"
 #include "world/world_impl.h"
 
@@ -26,17 +26,12 @@ constexpr std::uint32_t kFormatVersion = 1;
 /// FNV-1a over the model a snapshot belongs to: body count, static flags and
 /// masses, bond count, kinds and end bodies.
 std::uint64_t model_fingerprint(const WorldImpl& w) {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](std::uint64_t bits) {
-    for (int k = 0; k < 8; ++k) {
-      h ^= (bits >> (8 * k)) & 0xffu;
-      h *= 1099511628211ull;
-    }
-  };
+  Fnv1a h;
+  auto mix = [&h](std::uint64_t bits) { h.add(bits); };
   mix(static_cast<std::uint64_t>(w.body_count()));
   for (int i = 0; i < w.body_count(); ++i) {
     mix(w.bodies.is_static[i]);
-    mix(std::bit_cast<std::uint64_t>(static_cast<double>(w.bodies.mass[i])));
+    h.add(static_cast<double>(w.bodies.mass[i]));
   }
   mix(static_cast<std::uint64_t>(w.bond_count()));
   for (int i = 0; i < w.bond_count(); ++i) {
@@ -44,7 +39,7 @@ std::uint64_t model_fingerprint(const WorldImpl& w) {
     mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(w.bonds.end_body[2 * i])));
     mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(w.bonds.end_body[2 * i + 1])));
   }
-  return h;
+  return h.value();
 }
 
 /// Calls f(array, what) for every per-body and per-bond array of the state, in
