@@ -31,6 +31,15 @@ install(FILES ${PROJECT_BINARY_DIR}/pabdConfig.cmake ${PROJECT_BINARY_DIR}/pabdC
 string(REPLACE ";" " " PABD_PC_OPENMP "${OpenMP_CXX_FLAGS}")
 file(RELATIVE_PATH PABD_PC_UP /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
 string(REGEX REPLACE "/$" "" PABD_PC_UP "${PABD_PC_UP}")
+# The robot readers' libraries: urdfdom through its own .pc, MuJoCo (no .pc) by name.
+set(PABD_PC_REQUIRES "qhull_r tinyobjloader")
+set(PABD_PC_LIBS "")
+if(PABD_WITH_URDF)
+  string(APPEND PABD_PC_REQUIRES " urdfdom")
+endif()
+if(PABD_WITH_MJCF)
+  set(PABD_PC_LIBS "-lmujoco")
+endif()
 configure_file(cmake/pabd.pc.in ${PROJECT_BINARY_DIR}/pabd.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/pabd.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

@@ -199,6 +199,35 @@ PYBIND11_MODULE(pabd, m) {
           },
           py::arg("state"),
           "Back to a save_state of this scene: the run goes on with the same bits")
+      // World::raycast: None, or a dict of the body's name, the point and normal
+      // (numpy 3-vectors, world frame) and the distance [m].
+      .def(
+          "raycast",
+          [](const World& w, const std::vector<double>& origin,
+             const std::vector<double>& direction, double max_distance,
+             std::uint32_t mask) -> py::object {
+            const std::optional<pabd::RayHit> hit =
+                w.raycast(vec3(origin, "raycast: origin"), vec3(direction, "raycast: direction"),
+                          max_distance, mask);
+            if (!hit) return py::none();
+            auto array = [](Vec3 v) {
+              py::array_t<double> a(3);
+              auto x = a.mutable_unchecked<1>();
+              x(0) = v.x, x(1) = v.y, x(2) = v.z;
+              return a;
+            };
+            py::dict out;
+            out["body"] = w.body_name(hit->body);
+            out["point"] = array(hit->point);
+            out["normal"] = array(hit->normal);
+            out["distance"] = hit->distance;
+            return out;
+          },
+          py::arg("origin"), py::arg("direction"), py::arg("max_distance"),
+          py::arg("mask") = 0xffffffffu,
+          "The first body surface along the ray within max_distance [m] (inf: no limit), "
+          "skipping bodies whose collision group & mask == 0: None or a dict with body (name), "
+          "point, normal (numpy 3-vectors) and distance")
       .def_property_readonly("state_hash", &World::state_hash);
 
   m.def(

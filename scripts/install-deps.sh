@@ -16,8 +16,11 @@ packages=(
   libglfw3-dev libgl-dev libgl1-mesa-dri libimgui-dev libstb-dev xvfb xauth
   # the HTML player's browser test
   chromium
-  # the peer engines of bench/peers/ (optional at configure time)
-  libbullet-dev libode-dev libmujoco-dev
+  # the peer engines of bench/peers/ (optional at configure time); MuJoCo also
+  # compiles MJCF models for the loader, and its sample models are test inputs
+  libbullet-dev libode-dev libmujoco-dev libmujoco-samples
+  # URDF robot models (the loader of src/scene/)
+  liburdfdom-dev
   # docs/benchmarks.md's plot (scripts/benchmark_report.py, run with /usr/bin/python3)
   python3-matplotlib
   # the Python module (python/): pybind11, Debian's interpreter headers and numpy

@@ -168,6 +168,21 @@ TEST(Cli, MissingSceneFileExitsTwo) {
   EXPECT_EQ(r.err.rfind(path + ": ", 0), 0u) << r.err;
 }
 
+TEST(Cli, RobotModelFilesRunDirectlyAndBadOnesExitTwo) {
+  const std::string robots = std::string(PABD_SOURCE_DIR) + "/tests/data/robots/";
+  for (const char* good : {"pendulum.urdf", "pendulum.xml"}) {
+    const Outcome r = run_pabd("run " + quote(robots + good) + " --steps 5 --quiet");
+    EXPECT_EQ(r.status, 0) << good << ": " << r.err;
+  }
+  for (const char* bad : {"bad_element.xml", "planar.urdf"}) {
+    const std::string path = robots + bad;
+    const Outcome r = run_pabd("run " + quote(path) + " --steps 5");
+    EXPECT_EQ(r.status, 2) << r.err;  // a model pabd does not load is bad input
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_EQ(r.err.rfind(path + ": ", 0), 0u) << r.err;
+  }
+}
+
 TEST(Cli, BadFlagsExitTwoWithOneLine) {
   const std::string scene = quote(kSource + "/scenes/pendulum.json");
   const std::vector<std::string> bad = {

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pabd/world.h"
@@ -37,6 +38,12 @@ struct Scene {
   std::optional<long> steps;       ///< settings.steps if the file gives one
   std::vector<BodyDef> bodies;     ///< in file order
   std::vector<SceneJoint> joints;  ///< in file order
+  /// Body pairs that never collide (World::disable_collision), by name: a
+  /// robot model's parent and child links joined through a chain of joints.
+  std::vector<std::pair<std::string, std::string>> no_collision;
+  /// Things the loader left out on purpose, one line each, for the user to see
+  /// (a robot model's visual elements).
+  std::vector<std::string> notices;
 };
 
 /// Reads and validates a scene file; throws SceneError on any problem.

@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -108,6 +109,12 @@ struct CompoundChild {
 /// not overlap or the overlap counts twice). Shifted so that the centre of mass is
 /// the body origin (shape_origin_shift). Throws Error.
 ShapeDef compound_shape(const std::vector<CompoundChild>& children);
+/// Compound whose children stay where they are given: the children's frame is
+/// the body frame, not moved to the children's uniform-density centre of mass.
+/// For bodies whose mass and inertia come from elsewhere (a robot link's
+/// inertial): a body carrying it needs BodyDef::mass and BodyDef::inertia, with
+/// the centre of mass at the frame's origin. Throws Error as compound_shape.
+ShapeDef compound_shape_in_frame(const std::vector<CompoundChild>& children);
 
 /// Height field (static bodies only): `columns` x `rows` grid vertices (each >= 2),
 /// vertex (c, r) at local x = (c - (columns - 1) / 2) spacing_x, z = (r - (rows - 1) / 2)
@@ -132,8 +139,13 @@ struct BodyDef {
   Vec3 velocity{0, 0, 0};          ///< linear velocity [m/s]
   Vec3 angular_velocity{0, 0, 0};  ///< angular velocity, world frame [rad/s]
   Real mass = 0;                   ///< [kg]; 0 means "from density"
-  Real density = 1000;             ///< [kg/m^3], used when mass == 0
-  Real friction = 0.5;             ///< Coulomb coefficient (used by contacts)
+  /// Inertia tensor about the centre of mass, body frame [kg m^2]; all zero
+  /// means "from the shape" (scaled to `mass`). When given, `mass` must be too,
+  /// and the tensor must be symmetric with principal moments > 0 that obey the
+  /// triangle inequality (a + b >= c), as a real mass distribution's do.
+  Mat3 inertia;
+  Real density = 1000;  ///< [kg/m^3], used when mass == 0
+  Real friction = 0.5;  ///< Coulomb coefficient (used by contacts)
   /// Coefficient of restitution in [0, 1] (a contact uses the larger of its
   /// bodies'); 0 = inelastic contacts. See docs/collision.md#restitution.
   Real restitution = 0;
@@ -406,6 +418,14 @@ struct ContactInfo {
   bool sticking = false;  ///< static friction held (the anchors persist to the next step)
 };
 
+/// What a ray hit (World::raycast).
+struct RayHit {
+  BodyId body;        ///< the body hit
+  Vec3 point;         ///< where: on its surface, world frame [m]; the origin for a ray from inside
+  Vec3 normal;        ///< unit outward surface normal there, world frame; -direction from inside
+  Real distance = 0;  ///< from the origin to the point [m]
+};
+
 /// Why a step failed (StepResult::failure).
 enum class StepFailure {
   None,       ///< the step succeeded
@@ -546,6 +566,11 @@ class World {
   /// Sets the body's collision group and mask (BodyDef::collision_group,
   /// collision_mask), from the next step on; static bodies too.
   void set_collision_filter(BodyId id, std::uint32_t group, std::uint32_t mask);
+  /// The two bodies never collide with each other from the next step on, as
+  /// if joined (bodies joined by a joint or spring never do). For a robot's
+  /// parent and child links joined through a chain of joints. Part of the
+  /// model: a snapshot restores only into a world with the same pairs.
+  void disable_collision(BodyId a, BodyId b);
 
   /// Current settings (dt, iterations, threads, ... may be changed between steps).
   const WorldDef& settings() const;
@@ -570,6 +595,21 @@ class World {
   /// Contact point `index` (0..contact_count()-1) of the last step; forces are the
   /// augmented-Lagrangian multipliers after its last iteration. Throws Error if out of range.
   ContactInfo contact(int index) const;
+
+  /// The first body surface along the ray origin + t direction / |direction|,
+  /// 0 <= t <= max_distance [m] (infinity: no limit), or nothing. Bodies whose
+  /// collision_group & mask == 0 are skipped; equal distances go to the lower
+  /// body index. Solids (planes' half-spaces, boxes, spheres, capsules, hulls,
+  /// compounds' children) are hit at distance 0 by a ray that starts inside or
+  /// on them, with the normal -direction / |direction|. Height fields and
+  /// triangle meshes are one-sided, as for contacts: hit only on their front
+  /// (a field's upper) side, passed through from behind. The first call after
+  /// a step or a change of bodies or poses builds a tree over the bodies'
+  /// boxes, which later calls share; concurrent calls are safe (not with
+  /// calls that change the world). Throws Error on a non-finite origin or
+  /// direction, a zero direction, or a max_distance < 0 or NaN.
+  std::optional<RayHit> raycast(Vec3 origin, Vec3 direction, Real max_distance,
+                                std::uint32_t mask = 0xffffffffu) const;
 
   /// FNV-1a hash of the bit patterns of every body's state (determinism checks).
   std::uint64_t state_hash() const;

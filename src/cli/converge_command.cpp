@@ -233,7 +233,9 @@ void add_converge_command(CLI::App& app, int& exit_status) {
   CLI::App* cmd = app.add_subcommand(
       "converge", "Relative error per solver iteration of one step of a scene (CSV, SVG plot)");
   auto args = std::make_shared<ConvergeArgs>();
-  cmd->add_option("scene", args->scene_path, "Scene file (JSON, see docs/scene-format.md)")
+  cmd->add_option(
+         "scene", args->scene_path,
+         "Scene file (JSON, see docs/scene-format.md), or a robot model (.urdf, MJCF .xml)")
       ->required();
   cmd->add_option("--step", args->step, "Step to measure, >= 1; steps before it run normally");
   args->iterations_opt =

@@ -263,6 +263,9 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   check_flags(args, cmd);
 
   const Scene scene = load_scene(args.scene_path);  // SceneError -> status 2
+  if (!args.quiet)
+    for (const std::string& notice : scene.notices)
+      std::fprintf(stderr, "note: %s\n", notice.c_str());
   WorldDef settings = scene.settings;
   if (args.dt_opt->count() > 0) settings.dt = args.dt;
   if (args.iterations_opt->count() > 0) settings.iterations = static_cast<int>(args.iterations);
@@ -356,7 +359,9 @@ int run(const RunArgs& args, const CLI::App& cmd) {
 void add_run_command(CLI::App& app, int& exit_status) {
   CLI::App* cmd = app.add_subcommand("run", "Simulate a scene file (JSON) and report timings");
   auto args = std::make_shared<RunArgs>();
-  cmd->add_option("scene", args->scene_path, "Scene file (JSON, see docs/scene-format.md)")
+  cmd->add_option(
+         "scene", args->scene_path,
+         "Scene file (JSON, see docs/scene-format.md), or a robot model (.urdf, MJCF .xml)")
       ->required();
   args->steps_opt = cmd->add_option(
       "--steps", args->steps, "Number of time steps, >= 1 (default: settings.steps, else 300)");

@@ -113,7 +113,9 @@ void add_view_command(CLI::App& app, int& exit_status) {
       "Open a window that simulates a scene live (pause: space, step: S, reset: R, help: H; "
       "left drag pulls a body, right drag orbits, middle drag pans, wheel zooms)");
   auto args = std::make_shared<ViewArgs>();
-  cmd->add_option("scene", args->scene_path, "Scene file (JSON, see docs/scene-format.md)")
+  cmd->add_option(
+         "scene", args->scene_path,
+         "Scene file (JSON, see docs/scene-format.md), or a robot model (.urdf, MJCF .xml)")
       ->required();
   cmd->add_option("--scenes-dir", args->scenes_dir,
                   "Folder whose *.json files the scene picker lists (default: the scene's folder)");

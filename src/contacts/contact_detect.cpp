@@ -120,10 +120,13 @@ void ContactDetector::update_joined_pairs(const ContactDetectInput& in) {
   const int ends = 2 * in.bond_count;
   if (joined_valid_ && static_cast<int>(joined_from_.size()) == ends &&
       static_cast<int>(jointed_.size()) == in.poses.count &&
-      std::equal(joined_from_.begin(), joined_from_.end(), in.bond_end_body))
+      std::equal(joined_from_.begin(), joined_from_.end(), in.bond_end_body) &&
+      static_cast<int>(joined_extra_.size()) == in.no_collision_count &&
+      std::equal(joined_extra_.begin(), joined_extra_.end(), in.no_collision_pairs))
     return;
   joined_from_.assign(in.bond_end_body, in.bond_end_body + ends);
-  joined_.clear();
+  joined_extra_.assign(in.no_collision_pairs, in.no_collision_pairs + in.no_collision_count);
+  joined_ = joined_extra_;
   mark_articulations(in);
   for (int i = 0; i < in.bond_count; ++i) {
     const int a = in.bond_end_body[2 * i], b = in.bond_end_body[2 * i + 1];

@@ -47,12 +47,15 @@ class SnapshotReader;
 
 /// What detection reads: the start-of-step poses and the model.
 struct ContactDetectInput {
-  ShapePoseView poses;                             ///< shapes, c, R, v, omega, static flags
-  const Real* mass = nullptr;                      ///< per body [kg] (ignored for static bodies)
-  const Real* friction = nullptr;                  ///< per body Coulomb coefficient
-  const Real* restitution = nullptr;               ///< per body, in [0, 1] (nullptr = all 0)
-  const int* bond_end_body = nullptr;              ///< per bond end (2 per bond): body, < 0 = world
-  int bond_count = 0;                              ///< bonds (for the joined-pair filter)
+  ShapePoseView poses;                 ///< shapes, c, R, v, omega, static flags
+  const Real* mass = nullptr;          ///< per body [kg] (ignored for static bodies)
+  const Real* friction = nullptr;      ///< per body Coulomb coefficient
+  const Real* restitution = nullptr;   ///< per body, in [0, 1] (nullptr = all 0)
+  const int* bond_end_body = nullptr;  ///< per bond end (2 per bond): body, < 0 = world
+  int bond_count = 0;                  ///< bonds (for the joined-pair filter)
+  /// More pairs that never collide (World::disable_collision), as contact pair keys.
+  const std::uint64_t* no_collision_pairs = nullptr;
+  int no_collision_count = 0;
   const std::uint32_t* collision_group = nullptr;  ///< per body (null: no filtering)
   const std::uint32_t* collision_mask = nullptr;   ///< per body
   AabbSettings aabb;                               ///< margin, h and gravity
@@ -146,6 +149,7 @@ class ContactDetector {
   // Pairs joined by a bond, and the bond ends they were found from.
   std::vector<std::uint64_t> joined_;
   std::vector<int> joined_from_;
+  std::vector<std::uint64_t> joined_extra_;  ///< the no-collision pairs they were built with
   /// Per body: 1 = in an anchored articulation (bodies joined by bonds, one
   /// of them to the world or a static body): it may hang (contact_load.h).
   std::vector<std::uint8_t> jointed_;

@@ -90,6 +90,13 @@ World build_world(const Scene& scene, const WorldDef& settings) {
         def);
     at_path(scene, joint.json_path, [&] { return world.add_joint(def); });
   }
+  for (const auto& [a, b] : scene.no_collision) {
+    const auto ia = ids.find(a), ib = ids.find(b);
+    if (ia == ids.end() || ib == ids.end())
+      throw SceneError(scene.file + ": no_collision: expected two body names, got '" + a +
+                       "' and '" + b + "'");
+    at_path(scene, "/no_collision", [&] { world.disable_collision(ia->second, ib->second); });
+  }
   return world;
 }
 

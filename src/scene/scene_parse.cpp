@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "pabd/scene.h"
+#include "scene/robot_model.h"
 #include "scene/scene_arrays.h"
 #include "scene/scene_limits.h"
 #include "world/world_validation.h"
@@ -590,6 +591,54 @@ ShapeDef read_triangle_mesh(const Reader& r, const json& s, const std::string& p
   }
 }
 
+/// One "models" entry: a URDF or MJCF robot placed in the scene. Its bodies
+/// and joints are appended; names must stay unique (docs/scene-format.md).
+void read_model(const Reader& r, const json& m, const std::string& path, Scene& scene,
+                BodyNameIndex& names) {
+  r.check_object(m, path, "a model object",
+                 {"urdf", "mjcf", "position", "orientation", "fixed_base", "prefix"});
+  const bool urdf = m.contains("urdf");
+  if (urdf == m.contains("mjcf"))
+    r.fail_at(path, "expected exactly one of \"urdf\" and \"mjcf\" (the model file)");
+  const char* key = urdf ? "urdf" : "mjcf";
+  const std::string file = r.text(m.at(key), child(path, key));
+  const std::filesystem::path fp(file);
+  const std::string resolved =
+      fp.is_absolute() ? file : (std::filesystem::path(r.file()).parent_path() / fp).string();
+  RobotPlacement placement;
+  // Models are Z up; pabd scenes are Y up: by default the model's +Z turns to the scene's +Y.
+  const Real h = std::sqrt(Real(0.5));
+  placement.orientation = Quat{h, -h, 0, 0};
+  r.opt_vec3(m, path, "position", placement.position);
+  if (m.contains("orientation"))
+    placement.orientation = r.quaternion(m.at("orientation"), child(path, "orientation"));
+  if (m.contains("fixed_base"))
+    placement.fixed_base = r.boolean(m.at("fixed_base"), child(path, "fixed_base"));
+  if (m.contains("prefix")) placement.prefix = r.text(m.at("prefix"), child(path, "prefix"));
+  Scene part;
+  try {
+    const RobotModel model = urdf ? read_urdf_model(resolved) : read_mjcf_model(resolved);
+    add_robot_model(model, placement, part);
+  } catch (const Error& e) {
+    r.fail_at(child(path, key),
+              "expected a robot model pabd can load, got \"" + file + "\" (" + e.what() + ")");
+  }
+  for (BodyDef& body : part.bodies) {
+    const auto [it, inserted] = names.emplace(body.name, scene.bodies.size());
+    if (!inserted || body.name == "world")
+      r.fail_at(path, "expected unique body names, but the model's '" + body.name +
+                          "' is already used (give the model a \"prefix\")");
+    scene.bodies.push_back(std::move(body));
+  }
+  for (SceneJoint& joint : part.joints) {
+    joint.json_path = path + joint.json_path;
+    scene.joints.push_back(std::move(joint));
+  }
+  scene.no_collision.insert(scene.no_collision.end(), part.no_collision.begin(),
+                            part.no_collision.end());
+  scene.notices.insert(scene.notices.end(), part.notices.begin(), part.notices.end());
+}
+
 ShapeDef read_shape(const Reader& r, const json& s, const std::string& path, bool is_static) {
   if (!s.is_object()) r.fail_at(path, "expected a shape object, got " + describe(s));
   const std::string type_path = child(path, "type");
@@ -939,7 +988,7 @@ Scene parse_scene_with_limits(const std::string& json_text, const std::string& f
   const json root = parse_tree(json_text, file_label);
   const Reader r(file_label);
   r.check_object(root, "", "a scene object",
-                 {"description", "settings", "bodies", "arrays", "joints"});
+                 {"description", "settings", "bodies", "arrays", "models", "joints"});
 
   Scene scene;
   scene.file = file_label;
@@ -978,6 +1027,15 @@ Scene parse_scene_with_limits(const std::string& json_text, const std::string& f
     expand_body_arrays(file_label, specs, scene.bodies, names, limits.max_bodies);
   }
 
+  // Robot models (URDF, MJCF), placed: their bodies can be joint ends below.
+  if (root.contains("models")) {
+    const json& models = root.at("models");
+    if (!models.is_array())
+      r.fail_at("/models", "expected an array of models, got " + describe(models));
+    for (std::size_t i = 0; i < models.size(); ++i)
+      read_model(r, models[i], child("/models", i), scene, names);
+  }
+
   if (root.contains("joints")) {
     const json& joints = root.at("joints");
     if (!joints.is_array())
@@ -989,6 +1047,12 @@ Scene parse_scene_with_limits(const std::string& json_text, const std::string& f
 }
 
 Scene load_scene(const std::string& path) {
+  // Robot model files load directly, in their own frame (Z up).
+  std::string extension = std::filesystem::path(path).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension == ".urdf") return robot_model_scene(read_urdf_model(path));
+  if (extension == ".xml" || extension == ".mjcf") return robot_model_scene(read_mjcf_model(path));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path + ": expected a readable scene file, but it cannot be opened");
   // Read at most one byte past the limit, so that /dev/zero or an endless pipe

@@ -51,7 +51,7 @@ void check_child(const CompoundChild& c, std::size_t i) {
 
 }  // namespace
 
-void build_compound(const std::vector<CompoundChild>& children, CompoundData& out) {
+void build_compound(const std::vector<CompoundChild>& children, CompoundData& out, bool in_frame) {
   if (children.empty()) throw Error("compound: expected at least one child");
   for (std::size_t i = 0; i < children.size(); ++i) check_child(children[i], i);
   // Each child's frame is its own centre of mass (a hull was shifted: its given
@@ -72,7 +72,7 @@ void build_compound(const std::vector<CompoundChild>& children, CompoundData& ou
     first += unit[i].mass * pose.position;
   }
   // Centre of mass to the origin, then the parallel-axis sum about it.
-  const Vec3 com = (Real(1) / volume) * first;
+  const Vec3 com = in_frame ? Vec3{} : (Real(1) / volume) * first;
   Mat3 second;
   for (std::size_t i = 0; i < children.size(); ++i) {
     ShapePose& pose = out.child_pose[i];
@@ -83,20 +83,33 @@ void build_compound(const std::vector<CompoundChild>& children, CompoundData& ou
   out.volume = volume;
   out.unit_affine_inertia = second;
   out.origin_shift = -com;
+  out.in_frame = in_frame;
   out.view.child_count = static_cast<int>(children.size());
   out.view.child_shape = out.child_shape.data();
   out.view.child_pose = out.child_pose.data();
   out.view.child_radius = out.child_radius.data();
 }
 
-ShapeDef compound_shape(const std::vector<CompoundChild>& children) {
+namespace {
+
+ShapeDef make_compound(const std::vector<CompoundChild>& children, bool in_frame) {
   auto data = std::make_shared<ShapeData>();
-  build_compound(children, data->compound);
+  build_compound(children, data->compound, in_frame);
   ShapeDef s;
   s.type = ShapeType::Compound;
   s.geometry = data.get();
   s.data = std::move(data);
   return s;
+}
+
+}  // namespace
+
+ShapeDef compound_shape(const std::vector<CompoundChild>& children) {
+  return make_compound(children, false);
+}
+
+ShapeDef compound_shape_in_frame(const std::vector<CompoundChild>& children) {
+  return make_compound(children, true);
 }
 
 }  // namespace pabd

@@ -23,7 +23,10 @@ struct CompoundData {
   Real volume = 0;                    ///< sum of the children's volumes [m^3]
   Mat3 unit_affine_inertia;           ///< integral of x x^T dV about the centre of mass [m^5]
   Vec3 origin_shift;                  ///< the children's frame origin in the compound frame [m]
-  CompoundView view;                  ///< what the kernels read
+  /// compound_shape_in_frame: the origin is not the centre of mass, so the
+  /// body needs its mass and inertia given (BodyDef::inertia).
+  bool in_frame = false;
+  CompoundView view;  ///< what the kernels read
 
   CompoundData() = default;
   CompoundData(const CompoundData&) = delete;
@@ -32,6 +35,9 @@ struct CompoundData {
 
 /// Builds a compound from `children` into `out`; throws Error (naming the child
 /// index) for no children, a non-convex child or invalid child values.
-void build_compound(const std::vector<CompoundChild>& children, CompoundData& out);
+/// in_frame: keep the children's frame as the compound's (no shift to the
+/// uniform-density centre of mass; compound_shape_in_frame).
+void build_compound(const std::vector<CompoundChild>& children, CompoundData& out,
+                    bool in_frame = false);
 
 }  // namespace pabd

@@ -135,4 +135,38 @@ Mat3 inertia_tensor_from_affine(const Mat3& affine_inertia) {
   return trace(affine_inertia) * identity3() - affine_inertia;
 }
 
+Mat3 affine_inertia_from_tensor(const Mat3& inertia) {
+  return (Real(0.5) * trace(inertia)) * identity3() - inertia;
+}
+
+namespace {
+
+/// Principal minors of a symmetric 3x3 matrix, each >= -tol (of its own power
+/// of the scale): positive semidefinite up to rounding.
+bool is_semidefinite(const Mat3& a, Real scale, Real tol) {
+  const auto& m = a.m;
+  for (int i = 0; i < 3; ++i)
+    if (m[i][i] < -tol * scale) return false;
+  for (int i = 0; i < 3; ++i)
+    for (int j = i + 1; j < 3; ++j)
+      if (m[i][i] * m[j][j] - m[i][j] * m[j][i] < -tol * scale * scale) return false;
+  return determinant(a) >= -tol * scale * scale * scale;
+}
+
+}  // namespace
+
+bool is_physical_inertia(const Mat3& inertia) {
+  const auto& m = inertia.m;
+  const Real scale = trace(inertia);
+  if (!std::isfinite(scale) || !(scale > 0)) return false;
+  constexpr Real kTol = 1e-9;  // relative rounding of a tensor built in doubles
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (!std::isfinite(m[i][j]) || std::abs(m[i][j] - m[j][i]) > kTol * scale) return false;
+  // Positive definite: leading minors > 0 (Sylvester).
+  if (!(m[0][0] > 0 && m[0][0] * m[1][1] - m[0][1] * m[1][0] > 0 && determinant(inertia) > 0))
+    return false;
+  return is_semidefinite(affine_inertia_from_tensor(inertia), scale, kTol);
+}
+
 }  // namespace pabd

@@ -24,5 +24,11 @@ MassProperties shape_mass_properties(const ShapeDef& shape, Real density);
 Real shape_bounding_radius(const ShapeDef& shape);
 /// Inertia tensor from an affine inertia: I = tr(Pi) I3 - Pi.
 Mat3 inertia_tensor_from_affine(const Mat3& affine_inertia);
+/// Affine inertia from an inertia tensor: Pi = (tr(I) / 2) I3 - I.
+Mat3 affine_inertia_from_tensor(const Mat3& inertia);
+/// True when `inertia` is a real body's: symmetric, positive definite, and its
+/// affine inertia positive semidefinite (the triangle inequality of the
+/// principal moments), each within a relative 1e-9 of rounding.
+bool is_physical_inertia(const Mat3& inertia);
 
 }  // namespace pabd

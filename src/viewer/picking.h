@@ -1,7 +1,8 @@
-// Mouse picking: the nearest body hit by a world ray. Exact for every shape a
-// body can carry: ray-sphere, ray-box (slabs in the body frame), ray-capsule
-// (cylinder plus end spheres in the body frame). Planes are static and never
-// picked.
+// Mouse picking: the nearest moving body hit by a world ray. Each body is
+// tested exactly in its own frame by the engine's ray casts
+// (src/collision/ray_shape.h, as World::raycast does). Static bodies (planes,
+// height fields, meshes, fixed boxes) are never picked, nor do they hide the
+// bodies behind them.
 #pragma once
 
 #include <optional>
@@ -10,10 +11,6 @@
 #include "viewer/camera.h"
 
 namespace pabd::viewer {
-
-/// Smallest t >= 0 where the ray (in the shape's own frame) enters the shape,
-/// or nothing. A ray starting inside the shape hits at t = 0.
-std::optional<double> ray_shape(const Ray& body_ray, const ShapeDef& shape);
 
 /// A picked body and the world point where the ray first hits it.
 struct Pick {

@@ -1,13 +1,16 @@
 // World: the public API over WorldImpl's arrays. Handles are validated here,
 // definitions are turned into model data, and world-frame anchors into
 // material points.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "contacts/contact_detect_kernels.h"
 #include "core/fnv1a.h"
 #include "core/parallel.h"
 #include "math/so3.h"
 #include "shapes/mass_properties.h"
+#include "shapes/shape_data.h"
 #include "solver/external_velocity.h"
 #include "world/joint_axes.h"
 #include "world/world_impl.h"
@@ -122,7 +125,15 @@ BodyId World::add_body(const BodyDef& def_in) {
     throw Error("body '" + def.name + "': name: expected a unique name (already used)");
 
   MassProperties mp;
-  if (!def.is_static) {
+  const bool inertia_given = trace(def.inertia) != 0;  // validated: zero or positive definite
+  if (!def.is_static && inertia_given) {
+    mp.mass = def.mass;
+    mp.affine_inertia = affine_inertia_from_tensor(def.inertia);
+  } else if (!def.is_static) {
+    if (def.shape.type == ShapeType::Compound && def.shape.data->compound.in_frame)
+      throw Error("body '" + def.name +
+                  "': inertia: expected the mass and inertia of a body whose compound keeps "
+                  "its frame (compound_shape_in_frame)");
     mp = shape_mass_properties(def.shape, def.density);
     if (def.mass > 0) {  // an explicit mass rescales the density-based properties
       const Real scale = def.mass / mp.mass;
@@ -164,6 +175,7 @@ BodyId World::add_body(const BodyDef& def_in) {
   w.bodies.velocity.push_back(def.is_static ? Vec3{} : def.velocity);
   w.bodies.angular_velocity.push_back(def.is_static ? Vec3{} : def.angular_velocity);
   w.topology_dirty = true;
+  w.raycast_tree.invalidate();
   return BodyId{static_cast<std::uint32_t>(w.body_count() - 1), kGeneration};
 }
 
@@ -468,6 +480,7 @@ void World::set_body_state(BodyId id, const BodyState& s) {
   w.bodies.velocity[i] = still ? Vec3{} : s.velocity;
   w.bodies.angular_velocity[i] = still ? Vec3{} : s.angular_velocity;
   w.energy_audit.restart();  // a state set by hand is a new reference
+  w.raycast_tree.invalidate();
 }
 
 namespace {
@@ -546,6 +559,16 @@ void World::set_collision_filter(BodyId id, std::uint32_t group, std::uint32_t m
   w.collision_group[i] = group;
   w.collision_mask[i] = mask;
   w.any_collision_filter = w.any_collision_filter || group != 1 || mask != 0xffffffffu;
+}
+
+void World::disable_collision(BodyId a, BodyId b) {
+  WorldImpl& w = *impl_;
+  const int i = check_body(w, a, false, "disable_collision");
+  const int j = check_body(w, b, false, "disable_collision");
+  if (i == j) throw Error("disable_collision: expected two different bodies");
+  const std::uint64_t key = i < j ? contact_pair_key(i, j) : contact_pair_key(j, i);
+  auto at = std::lower_bound(w.no_collision_pairs.begin(), w.no_collision_pairs.end(), key);
+  if (at == w.no_collision_pairs.end() || *at != key) w.no_collision_pairs.insert(at, key);
 }
 
 const WorldDef& World::settings() const { return impl_->settings; }

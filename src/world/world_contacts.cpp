@@ -22,6 +22,8 @@ ContactDetectInput WorldImpl::contact_input() {
   in.restitution = restitution.data();
   in.bond_end_body = bonds.end_body.data();
   in.bond_count = bond_count();
+  in.no_collision_pairs = no_collision_pairs.data();
+  in.no_collision_count = static_cast<int>(no_collision_pairs.size());
   if (any_collision_filter) {
     in.collision_group = collision_group.data();
     in.collision_mask = collision_mask.data();

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "pabd/world.h"
+#include "shapes/mass_properties.h"
 #include "world/world_validation.h"
 
 namespace pabd {
@@ -117,8 +118,9 @@ void validate_joint_drive(const JointDrive& d, const std::string& who) {
           "frequency: expected a finite number >= 0");
   require(std::isfinite(d.phase), at, "phase: expected a finite number");
   if (d.mode == DriveMode::Position)
-    require(std::isfinite(d.stiffness) && d.stiffness > 0, at,
-            "stiffness: expected a finite number > 0 for a position drive");
+    require(std::isfinite(d.stiffness) && d.stiffness >= 0 && d.stiffness + d.damping > 0, at,
+            "stiffness: expected a finite number > 0 for a position drive (or >= 0 with a "
+            "damping > 0: a damper)");
   else
     require(std::isfinite(d.stiffness) && d.stiffness >= 0, at,
             "stiffness: expected a finite number >= 0");
@@ -162,6 +164,16 @@ void validate_body_def(const BodyDef& d) {
   require(finite(d.velocity), who, "velocity: expected finite numbers");
   require(finite(d.angular_velocity), who, "angular_velocity: expected finite numbers");
   require(std::isfinite(d.mass) && d.mass >= 0, who, "mass: expected a finite number > 0");
+  const Mat3 zero;
+  bool inertia_given = false;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) inertia_given = inertia_given || d.inertia.m[i][j] != zero.m[i][j];
+  if (inertia_given && !d.is_static) {
+    require(d.mass > 0, who, "mass: expected a finite number > 0 with an inertia");
+    require(is_physical_inertia(d.inertia), who,
+            "inertia: expected a symmetric, positive definite tensor whose principal moments "
+            "obey a + b >= c");
+  }
   require(std::isfinite(d.density) && d.density > 0, who, "density: expected a finite number > 0");
   require(std::isfinite(d.friction) && d.friction >= 0, who,
           "friction: expected a finite number >= 0");

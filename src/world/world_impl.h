@@ -16,6 +16,7 @@
 #include "solver/step_context.h"
 #include "world/energy_audit.h"
 #include "world/joint_table.h"
+#include "world/raycast_tree.h"
 
 namespace pabd {
 
@@ -39,11 +40,14 @@ class WorldImpl {
   std::vector<std::uint32_t> collision_group;  ///< per body (BodyDef::collision_group)
   std::vector<std::uint32_t> collision_mask;   ///< per body (BodyDef::collision_mask)
   bool any_collision_filter = false;           ///< some body's filter is not the default
-  bool any_restitution = false;                ///< some body has restitution > 0 (the stage runs)
-  bool any_damping = false;  ///< some body has damping (the external velocity stage runs)
-  bool any_applied = false;  ///< a force or torque waits for the next step
-  BodyStorage bodies;        ///< mass, inertia, state and step scratch (model/body_storage.h)
-  BondStorage bonds;         ///< every bond's arrays (model/bond_storage.h)
+  /// Body pairs that never collide (World::disable_collision): contact pair
+  /// keys, sorted, unique.
+  std::vector<std::uint64_t> no_collision_pairs;
+  bool any_restitution = false;  ///< some body has restitution > 0 (the stage runs)
+  bool any_damping = false;      ///< some body has damping (the external velocity stage runs)
+  bool any_applied = false;      ///< a force or torque waits for the next step
+  BodyStorage bodies;            ///< mass, inertia, state and step scratch (model/body_storage.h)
+  BondStorage bonds;             ///< every bond's arrays (model/bond_storage.h)
   /// Some hard point bond holds more than its own bodies (joint_carries_load).
   bool any_loaded_joint = false;
 
@@ -99,6 +103,10 @@ class WorldImpl {
   /// pabd::Error naming the first pair of bodies within the contact margin;
   /// returns the milliseconds the check took.
   double reject_contacts_for_avbd();
+
+  /// World::raycast's BVH over the current boxes, built by the first raycast
+  /// after a change (world_raycast.cpp); invalidated by whatever moves or adds bodies.
+  RaycastTree raycast_tree;
 };
 
 }  // namespace pabd

@@ -39,6 +39,7 @@ std::uint64_t model_fingerprint(const WorldImpl& w) {
     mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(w.bonds.end_body[2 * i])));
     mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(w.bonds.end_body[2 * i + 1])));
   }
+  for (std::uint64_t key : w.no_collision_pairs) mix(key);  // none: the fingerprint of before
   return h.value();
 }
 
@@ -159,6 +160,7 @@ void World::restore_state(const std::uint8_t* data, std::size_t size) {
   w.bonds = std::move(c);
   w.energy_audit = std::move(a);
   w.avbd = std::move(avbd);
+  w.raycast_tree.invalidate();  // other poses
   w.any_applied = w.any_damping = w.any_collision_filter = false;
   for (std::size_t i = 0; i < nb; ++i) {
     const Vec3 f = w.bodies.applied_force[i], t = w.bodies.applied_torque[i];

@@ -71,6 +71,7 @@ StepContext WorldImpl::step_context() {
 }
 
 StepResult WorldImpl::step() {
+  raycast_tree.invalidate();  // the bodies move
   if (topology_dirty) {
     build_topology();
     energy_audit.restart();

@@ -74,6 +74,33 @@ class Snapshots(unittest.TestCase):
         self.assertTrue(np.array_equal(w.positions, straight))
 
 
+class Raycast(unittest.TestCase):
+    def test_the_ray_finds_the_box_where_it_is_now(self):
+        w = pabd.parse_scene(FALL)
+        # The unit box's top face is at y = 10.5; the direction need not be unit.
+        hit = w.raycast([0.2, 20, 0.1], [0, -2, 0], 100)
+        self.assertEqual(hit["body"], "box")
+        # One subtraction from exact inputs: exact but for an ulp.
+        self.assertAlmostEqual(hit["distance"], 9.5, delta=1e-12)
+        self.assertTrue(np.allclose(hit["point"], [0.2, 10.5, 0.1], rtol=0, atol=1e-12))
+        self.assertTrue(np.array_equal(hit["normal"], [0, 1, 0]))
+        self.assertEqual(hit["point"].shape, (3,))
+        # After falling for a second the face is lower by as much as the centre.
+        w.step(60)
+        top = w.positions[0, 1] + 0.5
+        self.assertAlmostEqual(w.raycast([0, 20, 0], [0, -1, 0], 100)["distance"], 20 - top,
+                               delta=1e-12)
+
+    def test_misses_limits_and_masks_give_none(self):
+        w = pabd.parse_scene(FALL)
+        self.assertIsNone(w.raycast([5, 20, 0], [0, -1, 0], 100))  # beside the box
+        self.assertIsNone(w.raycast([0, 20, 0], [0, -1, 0], 9))  # short of it
+        self.assertIsNone(w.raycast([0, 20, 0], [0, -1, 0], 100, mask=2))  # box is in group 1
+        self.assertIsNotNone(w.raycast([0, 20, 0], [0, -1, 0], float("inf"), mask=1))
+        with self.assertRaisesRegex(ValueError, "raycast: direction: expected a non-zero vector"):
+            w.raycast([0, 20, 0], [0, 0, 0], 100)
+
+
 class Errors(unittest.TestCase):
     def test_bad_input_raises_value_error_with_the_message(self):
         with self.assertRaisesRegex(ValueError, "no_such.json"):
