@@ -24,20 +24,12 @@
 namespace pabd {
 namespace {
 
-constexpr int kCylinderRimPoints = 32;  ///< per end, as urdf_model.cpp
 constexpr int kErrorBytes = 1000;
-
-std::string one_line(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
 
 /// MuJoCo's warnings during loading, kept instead of printed.
 std::string* g_warnings = nullptr;
 void keep_warning(const char* text) {
-  if (g_warnings && g_warnings->empty()) *g_warnings = one_line(text);
+  if (g_warnings && g_warnings->empty()) *g_warnings = single_line(text);
 }
 
 Vec3 vec3(const mjtNum* v) { return {v[0], v[1], v[2]}; }
@@ -65,16 +57,6 @@ void refuse_composites(const std::string& path) {
     if (s.find(element) != std::string::npos)
       throw SceneError(path + ": element " + std::string(element + 1) +
                        ": not supported (it changes the physics); remove it to load the model");
-}
-
-ShapeDef cylinder_hull(Real radius, Real half_length) {
-  std::vector<Vec3> points;
-  for (int k = 0; k < kCylinderRimPoints; ++k) {
-    const Real a = Real(2 * 3.14159265358979323846) * k / kCylinderRimPoints;
-    for (Real z : {-half_length, half_length})
-      points.push_back({radius * std::cos(a), radius * std::sin(a), z});
-  }
-  return convex_hull_shape(points);
 }
 
 /// One compiled geom as a RobotGeom; pabd's capsule runs along local Y,
@@ -214,7 +196,7 @@ RobotModel read_mjcf_model(const std::string& path) {
       mj_loadXML(path.c_str(), nullptr, error, kErrorBytes), mj_deleteModel);
   mju_user_warning = previous;
   g_warnings = nullptr;
-  if (!m) throw SceneError(path + ": expected a valid MJCF model: " + one_line(error));
+  if (!m) throw SceneError(path + ": expected a valid MJCF model: " + single_line(error));
 
   const auto refuse = [&](int count, const char* element) {
     if (count > 0)

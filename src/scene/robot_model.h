@@ -100,6 +100,12 @@ RobotModel read_mjcf_model(const std::string& path);
 /// True when this build reads MJCF (MuJoCo was found at configure time).
 bool mjcf_supported();
 
+/// A cylinder along local Z as the convex hull of 2 x 32 rim points, so that
+/// it keeps its flat ends (a capsule would round them) [m].
+ShapeDef cylinder_hull(Real radius, Real half_length);
+/// A reader's message on one line: newlines become spaces, trailing ones go.
+std::string single_line(std::string text);
+
 /// A scene of the model alone, in its own frame: its gravity and time step
 /// (when it gives one), every other setting at pabd's default.
 Scene robot_model_scene(const RobotModel& model);

@@ -164,25 +164,20 @@ SceneJoint scene_joint(const RobotModel& model, const RobotJoint& j, const std::
   limits.lower = j.lower;
   limits.upper = j.upper;
   const Vec3 anchor = at.point(j.anchor), axis = at.direction(j.axis);
+  auto axis_joint = [&](auto d) {  // a hinge or a slider: the same fields
+    d.anchor = anchor;
+    d.axis = axis;
+    d.limits = limits;
+    d.drive = joint_drive(j);
+    return JointDef(d);
+  };
   switch (j.type) {
-    case RobotJoint::Type::Hinge: {
-      HingeJointDef d;
-      d.anchor = anchor;
-      d.axis = axis;
-      d.limits = limits;
-      d.drive = joint_drive(j);
-      out.def = d;
+    case RobotJoint::Type::Hinge:
+      out.def = axis_joint(HingeJointDef{});
       break;
-    }
-    case RobotJoint::Type::Slider: {
-      SliderJointDef d;
-      d.anchor = anchor;
-      d.axis = axis;
-      d.limits = limits;
-      d.drive = joint_drive(j);
-      out.def = d;
+    case RobotJoint::Type::Slider:
+      out.def = axis_joint(SliderJointDef{});
       break;
-    }
     case RobotJoint::Type::Ball: {
       SphericalJointDef d;
       d.anchor = anchor;
@@ -320,6 +315,24 @@ Scene robot_model_scene(const RobotModel& model) {
   if (model.timestep > 0) scene.settings.dt = model.timestep;
   add_robot_model(model, RobotPlacement{}, scene);
   return scene;
+}
+
+ShapeDef cylinder_hull(Real radius, Real half_length) {
+  constexpr int kRimPoints = 32;  // per end: the hull's volume within 0.7% of the cylinder's
+  std::vector<Vec3> points;
+  for (int k = 0; k < kRimPoints; ++k) {
+    const Real a = Real(2 * 3.14159265358979323846) * k / kRimPoints;
+    for (Real z : {-half_length, half_length})
+      points.push_back({radius * std::cos(a), radius * std::sin(a), z});
+  }
+  return convex_hull_shape(points);
+}
+
+std::string single_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
 }
 
 }  // namespace pabd

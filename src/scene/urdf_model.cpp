@@ -53,23 +53,7 @@ struct Frame {
 
 Vec3 vec(const urdf::Vector3& v) { return {v.x, v.y, v.z}; }
 
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
-
 std::string where(const std::string& file, const std::string& what) { return file + ": " + what; }
-
-ShapeDef cylinder_hull(Real radius, Real length) {
-  std::vector<Vec3> points;
-  for (int k = 0; k < kCylinderRimPoints; ++k) {
-    const Real a = Real(2 * 3.14159265358979323846) * k / kCylinderRimPoints;
-    for (Real z : {-length / 2, length / 2})
-      points.push_back({radius * std::cos(a), radius * std::sin(a), z});
-  }
-  return convex_hull_shape(points);
-}
 
 ShapeDef mesh_hull(const urdf::Mesh& mesh, const std::string& file, const std::string& link) {
   std::string name = mesh.filename;
@@ -106,7 +90,7 @@ RobotGeom collision_geom(const urdf::Collision& c, const Frame& link_frame, cons
       break;
     case urdf::Geometry::CYLINDER: {
       const auto& cyl = static_cast<const urdf::Cylinder&>(*c.geometry);
-      g.shape = cylinder_hull(cyl.radius, cyl.length);
+      g.shape = cylinder_hull(cyl.radius, cyl.length / 2);
       break;
     }
     case urdf::Geometry::MESH:
@@ -224,7 +208,7 @@ RobotModel read_urdf_model(const std::string& path) {
     if (!urdf)
       throw SceneError(where(path, "expected a valid URDF file: " +
                                        (log.first_error.empty() ? std::string("parse failed")
-                                                                : one_line(log.first_error))));
+                                                                : single_line(log.first_error))));
   }
   const auto root = urdf->getRoot();
   if (!root) throw SceneError(where(path, "expected a root link"));
