@@ -27,6 +27,7 @@ struct SceneJoint {
   std::string body_b;     ///< body name or "world"
   JointDef def;           ///< SpringDef, SphericalJointDef, HingeJointDef, ...
   std::string json_path;  ///< where it came from, for error messages
+  std::string name;       ///< the joint's name (World::set_joint_name); "" = unnamed
 
   JointKind kind() const { return joint_kind(def); }
 };

@@ -500,6 +500,21 @@ class World {
   /// Replaces the drive of a hinge or slider joint; acts from the next step. Throws
   /// Error for another joint kind, a removed joint or invalid drive values.
   void set_joint_drive(JointId id, const JointDrive& drive);
+  /// Names a joint (unique among joints; "" = unnamed). Robot models name
+  /// their joints as their files do. Throws Error for a name already used.
+  void set_joint_name(JointId id, const std::string& name);
+  /// A joint's name ("" if unnamed).
+  const std::string& joint_name(JointId id) const;
+  /// Handle of the joint with this name; throws Error if there is none.
+  JointId find_joint(const std::string& name) const;
+  /// The effort input of a hinge [N m] or slider [N]: from the next step on, and
+  /// until changed, a torque about (force along) +axis on body_b, and the
+  /// opposite on body_a; an actuator's command (an MJCF motor: gear x ctrl).
+  /// Counted by the divergence guard as applied work. Throws Error for another
+  /// joint kind or a non-finite effort.
+  void set_joint_effort(JointId id, Real effort);
+  /// The effort input last set (0 at creation).
+  Real joint_effort(JointId id) const;
 
   /// Advances the world by one time step.
   StepResult step();

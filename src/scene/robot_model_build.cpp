@@ -153,12 +153,13 @@ JointDrive joint_drive(const RobotJoint& j) {
   return drive;
 }
 
-SceneJoint scene_joint(const RobotModel& model, const RobotJoint& j, const std::string& a,
-                       const std::string& b, const Placement& at) {
+SceneJoint scene_joint(const RobotModel& model, const RobotJoint& j, const std::string& name,
+                       const std::string& a, const std::string& b, const Placement& at) {
   SceneJoint out;
   out.body_a = a;
   out.body_b = b;
   out.json_path = "/joint '" + j.name + "'";
+  out.name = name;
   JointLimits limits;
   limits.enabled = j.limited;
   limits.lower = j.lower;
@@ -287,7 +288,7 @@ void add_robot_model(const RobotModel& model, const RobotPlacement& placement, S
         scene.bodies.push_back(mid);
         next = mid.name;
       }
-      scene.joints.push_back(scene_joint(model, j, previous, next, at));
+      scene.joints.push_back(scene_joint(model, j, prefix + j.name, previous, next, at));
       previous = next;
     }
     if (link.joints.size() > 1 && parent != "world")

@@ -88,7 +88,9 @@ World build_world(const Scene& scene, const WorldDef& settings) {
           d.body_b = b;
         },
         def);
-    at_path(scene, joint.json_path, [&] { return world.add_joint(def); });
+    const JointId id = at_path(scene, joint.json_path, [&] { return world.add_joint(def); });
+    if (!joint.name.empty())
+      at_path(scene, joint.json_path, [&] { world.set_joint_name(id, joint.name); });
   }
   for (const auto& [a, b] : scene.no_collision) {
     const auto ia = ids.find(a), ib = ids.find(b);

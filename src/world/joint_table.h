@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "pabd/world.h"
@@ -36,6 +37,10 @@ struct JointTable {
   std::vector<std::uint32_t> generation;  ///< bumped when a joint is removed
   std::vector<std::uint8_t> alive;
   std::vector<JointAxis> axis;  ///< hinges and sliders: axis, limit and drive bonds
+  /// Hinges and sliders: the effort input (World::set_joint_effort), a torque
+  /// [N m] or force [N] on body_b along +axis, body_a taking the opposite.
+  std::vector<Real> effort;
+  std::vector<std::string> name;  ///< "" = unnamed (World::set_joint_name)
 
   int count() const { return static_cast<int>(first_bond.size()); }
 };

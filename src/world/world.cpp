@@ -188,6 +188,8 @@ JointId record_joint(WorldImpl& w, JointKind kind, int first_bond, int count) {
   w.joints.generation.push_back(kGeneration);
   w.joints.alive.push_back(1);
   w.joints.axis.push_back(JointAxis{});
+  w.joints.effort.push_back(0);
+  w.joints.name.emplace_back();
   return JointId{static_cast<std::uint32_t>(w.joints.first_bond.size() - 1), kGeneration};
 }
 
@@ -374,6 +376,9 @@ void World::remove_joint(JointId id) {
     w.bonds.hard[bond] = 0;
   }
   detach_joint_axis(w, j);  // a hinge's or slider's limit and drive bonds
+  w.joints.effort[j] = 0;
+  if (!w.joints.name[j].empty()) w.joint_by_name.erase(w.joints.name[j]);
+  w.joints.name[j].clear();
   w.joints.alive[j] = 0;
   ++w.joints.generation[j];
   w.topology_dirty = true;
@@ -388,6 +393,42 @@ void World::set_joint_drive(JointId id, const JointDrive& drive) {
   validate_joint_drive(drive, "set_joint_drive");
   set_joint_axis_drive(w, j, drive);
   w.energy_audit.restart();  // the audit's list of driven joints may change
+}
+
+void World::set_joint_name(JointId id, const std::string& name) {
+  WorldImpl& w = *impl_;
+  const int j = check_joint(w, id, "set_joint_name");
+  if (name == w.joints.name[static_cast<std::size_t>(j)]) return;
+  if (!name.empty() && w.joint_by_name.count(name))
+    throw Error("set_joint_name: expected a unique joint name, '" + name + "' is already used");
+  if (!w.joints.name[static_cast<std::size_t>(j)].empty())
+    w.joint_by_name.erase(w.joints.name[static_cast<std::size_t>(j)]);
+  w.joints.name[static_cast<std::size_t>(j)] = name;
+  if (!name.empty()) w.joint_by_name[name] = j;
+}
+
+const std::string& World::joint_name(JointId id) const {
+  return impl_->joints.name[static_cast<std::size_t>(check_joint(*impl_, id, "joint_name"))];
+}
+
+JointId World::find_joint(const std::string& name) const {
+  const auto it = impl_->joint_by_name.find(name);
+  if (it == impl_->joint_by_name.end()) throw Error("find_joint: no joint named '" + name + "'");
+  return joint_at(it->second);
+}
+
+void World::set_joint_effort(JointId id, Real effort) {
+  WorldImpl& w = *impl_;
+  const int j = check_joint(w, id, "set_joint_effort");
+  if (!w.joints.axis[static_cast<std::size_t>(j)].used)
+    throw Error("set_joint_effort: expected a hinge or slider joint (index " + std::to_string(j) +
+                ")");
+  if (!std::isfinite(effort)) throw Error("set_joint_effort: effort: expected a finite number");
+  w.joints.effort[static_cast<std::size_t>(j)] = effort;
+}
+
+Real World::joint_effort(JointId id) const {
+  return impl_->joints.effort[static_cast<std::size_t>(check_joint(*impl_, id, "joint_effort"))];
 }
 
 StepResult World::step() { return impl_->step(); }

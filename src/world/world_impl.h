@@ -34,6 +34,7 @@ class WorldImpl {
   // Bodies: names, shapes and materials here; the kernels' arrays in `bodies`.
   std::vector<std::string> body_names;
   std::unordered_map<std::string, int> body_by_name;
+  std::unordered_map<std::string, int> joint_by_name;  ///< named joints (World::set_joint_name)
   std::vector<ShapeDef> shapes;
   std::vector<Real> friction;
   std::vector<Real> restitution;               ///< per body, in [0, 1]

@@ -21,7 +21,7 @@ namespace pabd {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'A', 'B', 'D', 'S', 'N', 'A', 'P'};
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;  // 2: joint efforts
 
 /// FNV-1a over the model a snapshot belongs to: body count, static flags and
 /// masses, bond count, kinds and end bodies.
@@ -78,6 +78,7 @@ std::vector<std::uint8_t> World::save_state() const {
   out.value(static_cast<std::int64_t>(w.steps_taken));
   visit_arrays(w.bodies, w.collision_group, w.collision_mask, w.bonds,
                [&](const auto& v, const char*) { out.array(v); });
+  out.array(w.joints.effort);
   // The divergence guard.
   const EnergyAudit& a = w.energy_audit;
   out.value(static_cast<std::uint8_t>(a.started));
@@ -128,6 +129,8 @@ void World::restore_state(const std::uint8_t* data, std::size_t size) {
   std::vector<std::uint32_t> group = w.collision_group, mask = w.collision_mask;
   BondStorage c = w.bonds;
   visit_arrays(b, group, mask, c, [&](auto& v, const char* what) { in.array(v, what); });
+  std::vector<Real> effort = w.joints.effort;
+  in.array(effort, "joint efforts");
   EnergyAudit a = w.energy_audit;
   a.started = in.value<std::uint8_t>() != 0;
   for (double* x :
@@ -158,6 +161,7 @@ void World::restore_state(const std::uint8_t* data, std::size_t size) {
   w.collision_group = std::move(group);
   w.collision_mask = std::move(mask);
   w.bonds = std::move(c);
+  w.joints.effort = std::move(effort);
   w.energy_audit = std::move(a);
   w.avbd = std::move(avbd);
   w.raycast_tree.invalidate();  // other poses

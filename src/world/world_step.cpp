@@ -70,8 +70,31 @@ StepContext WorldImpl::step_context() {
   return ctx;
 }
 
+namespace {
+
+/// The joints' effort inputs (World::set_joint_effort) become this step's
+/// applied torques (hinges) and forces (sliders), about or along the axis as
+/// it stands at the start of the step.
+void add_joint_efforts(WorldImpl& w) {
+  for (int j = 0; j < w.joints.count(); ++j) {
+    const Real effort = w.joints.effort[static_cast<std::size_t>(j)];
+    if (effort == 0 || !w.joints.alive[static_cast<std::size_t>(j)]) continue;
+    const JointAxis& ax = w.joints.axis[static_cast<std::size_t>(j)];
+    const Vec3 axis =
+        ax.body_a < 0 ? ax.axis_a : rotate(w.bodies.orientation[ax.body_a], ax.axis_a);
+    std::vector<Vec3>& load = ax.hinge ? w.bodies.applied_torque : w.bodies.applied_force;
+    for (const auto& [body, sign] : {std::pair{ax.body_b, Real(1)}, std::pair{ax.body_a, Real(-1)}})
+      if (body >= 0 && !w.bodies.is_static[static_cast<std::size_t>(body)])
+        load[static_cast<std::size_t>(body)] += (sign * effort) * axis;
+    w.any_applied = true;
+  }
+}
+
+}  // namespace
+
 StepResult WorldImpl::step() {
   raycast_tree.invalidate();  // the bodies move
+  add_joint_efforts(*this);
   if (topology_dirty) {
     build_topology();
     energy_audit.restart();
