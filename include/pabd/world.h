@@ -477,6 +477,14 @@ class World {
 
   /// Adds a body; throws Error on invalid input (non-positive size or mass, ...).
   BodyId add_body(const BodyDef& def);
+  /// Removes a body: the joints and springs with an end on it are removed, it
+  /// stops moving and colliding, its name is free again and its handle
+  /// becomes invalid (is_valid). Its slot stays (body_count counts it, body_at
+  /// returns its stale handle), so other handles and indices keep their
+  /// meaning. Throws Error for an invalid handle.
+  void remove_body(BodyId id);
+  /// True while a body handle names a body that has not been removed.
+  bool is_valid(BodyId id) const;
   /// Adds a spring; throws Error on invalid input.
   JointId add_spring(const SpringDef& def);
   /// Adds a spherical joint; throws Error on invalid input.

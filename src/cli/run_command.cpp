@@ -300,7 +300,8 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   info.threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
   std::vector<BodyId> moving;
   for (int i = 0; i < world.body_count(); ++i)
-    if (!world.is_static(world.body_at(i))) moving.push_back(world.body_at(i));
+    if (world.is_valid(world.body_at(i)) && !world.is_static(world.body_at(i)))
+      moving.push_back(world.body_at(i));
   info.moving = static_cast<int>(moving.size());
 
   if (states) {

@@ -20,19 +20,25 @@ Recording start_recording(const World& world, const std::string& scene, int ever
   rec.iterations = world.settings().iterations;
   rec.threads = world.settings().threads;
   rec.has_contacts = contacts;
+  std::vector<int> recorded(static_cast<std::size_t>(world.body_count()), -1);  // slot -> body
   for (int i = 0; i < world.body_count(); ++i) {
     const BodyId id = world.body_at(i);
+    if (!world.is_valid(id)) continue;  // removed
+    recorded[static_cast<std::size_t>(i)] = rec.body_count();
+    rec.body_slot.push_back(i);
     rec.bodies.push_back(
         {world.body_name(id), world.body_shape(id), world.is_static(id), world.body_mass(id)});
   }
+  const auto body_index = [&recorded](BodyId id) {
+    return id.is_world() ? -1 : recorded[id.index];
+  };
   // A joint's ends are material points of its bodies: recorded once, in the
   // body frames, they give the end points of every frame from its poses.
   for (int j = 0; j < world.joint_count(); ++j) {
     const JointId id = world.joint_at(j);
     if (!world.is_valid(id)) continue;
     const JointInfo info = world.joint_info(id);
-    rec.joints.push_back({info.kind, info.body_a.is_world() ? -1 : int(info.body_a.index),
-                          info.body_b.is_world() ? -1 : int(info.body_b.index),
+    rec.joints.push_back({info.kind, body_index(info.body_a), body_index(info.body_b),
                           to_local(world, info.body_a, info.world_a),
                           to_local(world, info.body_b, info.world_b)});
   }
@@ -43,10 +49,17 @@ Recording start_recording(const World& world, const std::string& scene, int ever
 
 void record_frame(Recording& rec, const World& world) {
   rec.frame_time.push_back(world.time());
-  for (int i = 0; i < world.body_count(); ++i) {
-    const BodyState s = world.body_state(world.body_at(i));
-    rec.position.push_back(s.position);
-    rec.orientation.push_back(s.orientation);
+  const std::size_t n = rec.body_slot.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const BodyId id = world.body_at(rec.body_slot[k]);
+    if (world.is_valid(id)) {
+      const BodyState s = world.body_state(id);
+      rec.position.push_back(s.position);
+      rec.orientation.push_back(s.orientation);
+    } else {  // removed since the last frame: it stays where it was
+      rec.position.push_back(rec.position[rec.position.size() - n]);
+      rec.orientation.push_back(rec.orientation[rec.orientation.size() - n]);
+    }
   }
   if (rec.has_contacts) {
     for (int c = 0; c < world.contact_count(); ++c) {

@@ -40,13 +40,16 @@ struct RecordedContact {
 /// Frames sampled every `every` steps (frame 0 = the initial state), plus the
 /// timings of every step.
 struct Recording {
-  std::string scene;                  ///< scene file name, for titles
-  double dt = 0;                      ///< time step [s]
-  int every = 1;                      ///< steps between frames
-  int iterations = 0;                 ///< solver iterations per step
-  int threads = 1;                    ///< threads used
-  bool has_contacts = false;          ///< contacts are recorded per frame
-  std::vector<RecordedBody> bodies;   ///< all bodies, in World order
+  std::string scene;                 ///< scene file name, for titles
+  double dt = 0;                     ///< time step [s]
+  int every = 1;                     ///< steps between frames
+  int iterations = 0;                ///< solver iterations per step
+  int threads = 1;                   ///< threads used
+  bool has_contacts = false;         ///< contacts are recorded per frame
+  std::vector<RecordedBody> bodies;  ///< the bodies not removed at the start, in World order
+  /// World slot of each recorded body. A body removed during the recording
+  /// keeps the pose it had when removed.
+  std::vector<int> body_slot;
   std::vector<RecordedJoint> joints;  ///< valid joints, in World order
 
   std::vector<double> frame_time;  ///< per frame [s]

@@ -13,7 +13,7 @@ std::optional<Pick> pick_body(const World& world, const Ray& ray) {
   Real limit = std::numeric_limits<Real>::infinity();
   for (int i = 0; i < world.body_count(); ++i) {
     const BodyId id = world.body_at(i);
-    if (world.is_static(id)) continue;
+    if (!world.is_valid(id) || world.is_static(id)) continue;
     const BodyState s = world.body_state(id);
     // Into the body frame: x_body = R^T (x_world - p).
     const Mat3 rt = transpose(to_matrix(s.orientation));

@@ -270,6 +270,7 @@ void Renderer::draw(const World& world, const OrbitCamera& camera, int width, in
   glPolygonOffset(1.0f, 1.0f);
   for (int i = 0; i < world.body_count(); ++i) {
     const BodyId id = world.body_at(i);
+    if (!world.is_valid(id)) continue;  // removed
     const GpuMesh& m = mesh_for(world.body_shape(id));
     const Mat4 model = model_matrix(world.body_state(id));
     const Vec3 c = body_color(i, world.is_static(id));

@@ -61,7 +61,7 @@ double frame_world(const World& world, OrbitCamera& camera, int window_height) {
   };
   for (int i = 0; i < world.body_count(); ++i) {
     const BodyId id = world.body_at(i);
-    if (world.body_shape(id).type == ShapeType::Plane) continue;
+    if (!world.is_valid(id) || world.body_shape(id).type == ShapeType::Plane) continue;
     const double r = shape_bounding_radius(world.body_shape(id));
     const Vec3 p = world.body_state(id).position;
     grow(p - Vec3{r, r, r}, p + Vec3{r, r, r});
@@ -297,6 +297,7 @@ bool App::write_report(long long frames) const {
   nlohmann::json bodies = nlohmann::json::array();
   for (int i = 0; i < world_->body_count(); ++i) {
     const BodyId id = world_->body_at(i);
+    if (!world_->is_valid(id)) continue;  // removed
     const BodyState s = world_->body_state(id);
     bodies.push_back(
         {{"name", world_->body_name(id)},

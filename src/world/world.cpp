@@ -20,7 +20,7 @@ namespace pabd {
 
 namespace {
 
-constexpr std::uint32_t kGeneration = 1;  // bodies and joints are never removed yet
+constexpr std::uint32_t kGeneration = 1;  // a new body's or joint's generation
 
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
@@ -108,7 +108,8 @@ int check_body(const WorldImpl& w, BodyId id, bool allow_world, const char* what
     if (allow_world) return -1;
     throw Error(std::string(what) + ": expected a body handle, got the world frame");
   }
-  if (id.index >= static_cast<std::uint32_t>(w.body_count()) || id.generation != kGeneration)
+  if (id.index >= static_cast<std::uint32_t>(w.body_count()) || !w.body_alive[id.index] ||
+      id.generation != w.body_generation[id.index])
     throw Error(std::string(what) + ": invalid body handle (index " + std::to_string(id.index) +
                 ")");
   return static_cast<int>(id.index);
@@ -152,6 +153,8 @@ BodyId World::add_body(const BodyDef& def_in) {
   const Quat q = normalized(def.orientation);
   w.body_by_name[def.name] = w.body_count();
   w.body_names.push_back(def.name);
+  w.body_generation.push_back(kGeneration);
+  w.body_alive.push_back(1);
   w.shapes.push_back(def.shape);
   w.friction.push_back(def.friction);
   w.restitution.push_back(def.restitution);
@@ -201,8 +204,10 @@ int check_joint(const WorldImpl& w, JointId id, const char* what) {
   return static_cast<int>(id.index);
 }
 
-BodyId handle_of(int body) {
-  return body < 0 ? world_frame() : BodyId{static_cast<std::uint32_t>(body), kGeneration};
+BodyId handle_of(const WorldImpl& w, int body) {
+  return body < 0 ? world_frame()
+                  : BodyId{static_cast<std::uint32_t>(body),
+                           w.body_generation[static_cast<std::size_t>(body)]};
 }
 
 }  // namespace
@@ -458,8 +463,8 @@ JointInfo World::joint_info(JointId id) const {
   };
   JointInfo info;
   info.kind = w.joints.kind[j];
-  info.body_a = handle_of(a);
-  info.body_b = handle_of(b);
+  info.body_a = handle_of(w, a);
+  info.body_b = handle_of(w, b);
   info.world_a = world_of(a, w.bonds.end_local[2 * bond]);
   info.world_b = world_of(b, w.bonds.end_local[2 * bond + 1]);
   info.hard = w.bonds.hard[bond] != 0;
@@ -474,7 +479,43 @@ const ShapeDef& World::body_shape(BodyId id) const {
 BodyId World::body_at(int index) const {
   if (index < 0 || index >= impl_->body_count())
     throw Error("body_at: index " + std::to_string(index) + " out of range");
-  return BodyId{static_cast<std::uint32_t>(index), kGeneration};
+  return BodyId{static_cast<std::uint32_t>(index),
+                impl_->body_generation[static_cast<std::size_t>(index)]};
+}
+
+bool World::is_valid(BodyId id) const {
+  const WorldImpl& w = *impl_;
+  return id.index < static_cast<std::uint32_t>(w.body_count()) && w.body_alive[id.index] &&
+         id.generation == w.body_generation[id.index];
+}
+
+void World::remove_body(BodyId id) {
+  WorldImpl& w = *impl_;
+  const int i = check_body(w, id, false, "remove_body");
+  // Its joints and springs first: any joint with a bond end on it.
+  for (int j = 0; j < w.joints.count(); ++j) {
+    if (!w.joints.alive[static_cast<std::size_t>(j)]) continue;
+    const int first = w.joints.first_bond[static_cast<std::size_t>(j)];
+    const int last = first + w.joints.bond_count[static_cast<std::size_t>(j)];
+    bool touches = false;
+    for (int bond = first; bond < last && !touches; ++bond)
+      touches = w.bonds.end_body[2 * bond] == i || w.bonds.end_body[2 * bond + 1] == i;
+    if (touches) remove_joint(joint_at(j));
+  }
+  // A removed body is a static one that nothing touches: no motion, no
+  // contacts (group and mask 0, so no pair passes the filter), no rays.
+  const std::size_t k = static_cast<std::size_t>(i);
+  w.bodies.is_static[k] = 1;
+  w.bodies.velocity[k] = w.bodies.angular_velocity[k] = Vec3{};
+  w.bodies.applied_force[k] = w.bodies.applied_torque[k] = Vec3{};
+  w.bodies.linear_damping[k] = w.bodies.angular_damping[k] = 0;
+  w.collision_group[k] = w.collision_mask[k] = 0;
+  w.any_collision_filter = true;
+  w.body_by_name.erase(w.body_names[k]);
+  w.body_alive[k] = 0;
+  ++w.body_generation[k];
+  w.raycast_tree.invalidate();
+  w.topology_dirty = true;
 }
 
 BodyId World::find_body(const std::string& name) const {

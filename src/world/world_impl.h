@@ -33,6 +33,8 @@ class WorldImpl {
 
   // Bodies: names, shapes and materials here; the kernels' arrays in `bodies`.
   std::vector<std::string> body_names;
+  std::vector<std::uint32_t> body_generation;  ///< per body slot, bumped by remove_body
+  std::vector<std::uint8_t> body_alive;        ///< per body slot: 0 once removed
   std::unordered_map<std::string, int> body_by_name;
   std::unordered_map<std::string, int> joint_by_name;  ///< named joints (World::set_joint_name)
   std::vector<ShapeDef> shapes;
