@@ -4,7 +4,9 @@
 // not load.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
@@ -164,6 +166,13 @@ TEST(RobotModels, WhatIsNotLoadedGetsOneLineNamingIt) {
     const std::string composite = load_error(samples + "composite/rope.xml");
     EXPECT_NE(composite.find("composite"), std::string::npos) << composite;
   }
+  // Hostile paths: a device is refused before anything reads it.
+  const std::string scene = std::string(PABD_TEST_OUTPUT_DIR) + "/device_models.json";
+  for (const char* key : {"urdf", "mjcf"}) {
+    std::ofstream(scene) << R"({"bodies": [], "models": [{")" << key << R"(": "/dev/zero"}]})";
+    const std::string device = load_error(scene);
+    EXPECT_NE(device.find("regular file"), std::string::npos) << device;
+  }
   for (const std::string* m : {&unknown, &planar, &missing})
     EXPECT_EQ(m->find('\n'), std::string::npos) << *m;  // one line
 }
@@ -204,6 +213,78 @@ TEST(RobotModels, JointEffortsTurnTheLinkAsATorqueWould) {
   World world = build_world(scene, scene.settings);
   EXPECT_THROW(world.find_joint("knee"), Error);
   EXPECT_THROW(world.set_joint_effort(world.find_joint("pivot"), std::nan("")), Error);
+}
+
+/// The 12 triangles of the cube [-1, 1]^3, outward-wound.
+std::vector<std::array<Vec3, 3>> cube_triangles() {
+  std::vector<std::array<Vec3, 3>> out;
+  for (int axis = 0; axis < 3; ++axis)
+    for (double side : {-1.0, 1.0}) {
+      auto corner = [&](double u, double v) {
+        double p[3];
+        p[axis] = side;
+        p[(axis + 1) % 3] = side > 0 ? u : v;
+        p[(axis + 2) % 3] = side > 0 ? v : u;
+        return Vec3{p[0], p[1], p[2]};
+      };
+      out.push_back({corner(-1, -1), corner(1, -1), corner(1, 1)});
+      out.push_back({corner(-1, -1), corner(1, 1), corner(-1, 1)});
+    }
+  return out;
+}
+
+TEST(RobotModels, UrdfMeshesReadBinaryAndAsciiStl) {
+  const std::string dir = std::string(PABD_TEST_OUTPUT_DIR) + "/";
+  const auto triangles = cube_triangles();
+  {
+    std::ofstream ascii(dir + "cube_ascii.stl");
+    ascii << "solid cube\n";
+    for (const auto& t : triangles) {
+      ascii << "facet normal 0 0 0\nouter loop\n";
+      for (const Vec3& v : t) ascii << "vertex " << v.x << " " << v.y << " " << v.z << "\n";
+      ascii << "endloop\nendfacet\n";
+    }
+    ascii << "endsolid cube\n";
+    std::ofstream binary(dir + "cube_binary.stl", std::ios::binary);
+    const char header[80] = "solid (a binary file's header may start so too)";
+    binary.write(header, 80);
+    const std::uint32_t count = static_cast<std::uint32_t>(triangles.size());
+    binary.write(reinterpret_cast<const char*>(&count), 4);
+    for (const auto& t : triangles) {
+      const float normal[3] = {0, 0, 0};
+      binary.write(reinterpret_cast<const char*>(normal), 12);
+      for (const Vec3& v : t) {
+        const float c[3] = {float(v.x), float(v.y), float(v.z)};
+        binary.write(reinterpret_cast<const char*>(c), 12);
+      }
+      const std::uint16_t attribute = 0;
+      binary.write(reinterpret_cast<const char*>(&attribute), 2);
+    }
+  }
+  for (const char* stl : {"cube_ascii.stl", "cube_binary.stl"}) {
+    const std::string urdf = dir + stl + ".urdf";
+    std::ofstream(urdf) << R"(<robot name="block"><link name="block"><inertial><mass value="1"/>
+      <inertia ixx="0.0417" iyy="0.0417" izz="0.0417" ixy="0" ixz="0" iyz="0"/></inertial>
+      <collision><geometry><mesh filename=")"
+                        << stl << R"(" scale="0.25 0.25 0.25"/></geometry></collision>
+      </link></robot>)";
+    const Scene scene = load_scene(urdf);
+    World world = build_world(scene, scene.settings);
+    // The cube scaled to [-0.25, 0.25]^3: a ray down from z = 5 meets its top
+    // at 4.75 (float32 corners in the binary file: 1e-6).
+    const auto hit = world.raycast({0.1, 0.05, 5}, {0, 0, -1}, 10);
+    ASSERT_TRUE(hit.has_value()) << stl;
+    EXPECT_NEAR(hit->distance, 4.75, 1e-6) << stl;
+    EXPECT_NEAR(hit->normal.z, 1, 1e-9) << stl;
+  }
+  // A file that is not STL at all.
+  std::ofstream(dir + "not.stl") << "solid nothing here\nvertex 1 2\n";
+  std::ofstream(dir + "not.stl.urdf")
+      << R"(<robot name="b"><link name="b"><inertial><mass value="1"/>
+      <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+      <collision><geometry><mesh filename="not.stl"/></geometry></collision></link></robot>)";
+  const std::string bad = load_error(dir + "not.stl.urdf");
+  EXPECT_NE(bad.find("vertex"), std::string::npos) << bad;
 }
 
 TEST(RobotModels, ExplicitInertiaMustBeARealBodys) {

@@ -150,7 +150,7 @@ TEST(ObjFile, FileLargerThanTheLimitIsRefusedUnread) {
   const std::string path = scratch("huge.obj");
   { std::ofstream(path, std::ios::binary) << "v 0 0 0\n"; }
   std::filesystem::resize_file(path, kMaxObjFileBytes + 1);
-  EXPECT_EQ(obj_error(path), path + ": expected an OBJ file of at most 128 MiB, got " +
+  EXPECT_EQ(obj_error(path), path + ": expected the OBJ file to be at most 128 MiB, got " +
                                  std::to_string(kMaxObjFileBytes + 1) + " bytes");
   std::filesystem::remove(path);
 }

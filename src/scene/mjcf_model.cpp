@@ -12,12 +12,11 @@
 #include <mujoco/mujoco.h>
 
 #include <cmath>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/regular_file.h"
 #include "math/polar.h"
 #include "scene/robot_model.h"
 
@@ -49,10 +48,12 @@ std::string name_of(const mjModel* m, mjtObj type, int id, const char* kind) {
 /// Whole-element scan of the file for what the compiler turns into plain
 /// bodies and so cannot be seen in the compiled model.
 void refuse_composites(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string s = text.str();
+  std::string s;
+  try {
+    s = read_regular_file(path, kMaxRobotFileBytes, "MJCF file");
+  } catch (const Error& e) {
+    throw SceneError(e.what());
+  }
   for (const char* element : {"<composite", "<flexcomp"})
     if (s.find(element) != std::string::npos)
       throw SceneError(path + ": element " + std::string(element + 1) +
@@ -183,9 +184,7 @@ void add_actuators(const mjModel* m, RobotModel& model, const std::vector<int>& 
 bool mjcf_supported() { return true; }
 
 RobotModel read_mjcf_model(const std::string& path) {
-  std::ifstream probe(path, std::ios::binary);
-  if (!probe) throw SceneError(path + ": expected a readable MJCF file, but it cannot be opened");
-  refuse_composites(path);
+  refuse_composites(path);  // also: a regular file of at most kMaxRobotFileBytes
 
   std::string warning;
   g_warnings = &warning;

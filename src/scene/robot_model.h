@@ -22,6 +22,7 @@
 //     actuator becomes the joint's drive.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,9 @@ struct RobotPlacement {
   bool fixed_base = false;       ///< the root link welded to the world
   std::string prefix;            ///< put before every body name
 };
+
+/// The largest URDF or MJCF file read [bytes]: 64 MiB, as a scene file.
+inline constexpr std::size_t kMaxRobotFileBytes = std::size_t(64) << 20;
 
 /// Reads a URDF file (liburdfdom); throws SceneError "FILE: ...".
 RobotModel read_urdf_model(const std::string& path);

@@ -4,18 +4,20 @@
 // configuration with the root link's frame at the origin. A root link named
 // "world" is the fixed world frame, as ROS tools read it; any other root
 // floats. Cylinders become convex hulls of 32 rim points (a capsule would
-// change the flat ends the robot stands on); meshes (OBJ) become the convex
+// change the flat ends the robot stands on); meshes (OBJ, STL) become the convex
 // hull of their vertices, scaled, as most engines collide URDF meshes.
 #include <console_bridge/console.h>
 #include <urdf_parser/urdf_parser.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "core/regular_file.h"
 #include "scene/robot_model.h"
 #include "shapes/triangle_mesh.h"
 
@@ -63,12 +65,18 @@ ShapeDef mesh_hull(const urdf::Mesh& mesh, const std::string& file, const std::s
                                      "': expected a file path (package:// URIs are not resolved)"));
   std::filesystem::path path(name);
   if (path.is_relative()) path = std::filesystem::path(file).parent_path() / path;
-  if (path.extension() != ".obj" && path.extension() != ".OBJ")
+  std::string extension = path.extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension != ".obj" && extension != ".stl")
     throw SceneError(where(
-        file, "link '" + link + "': mesh '" + mesh.filename + "': expected a Wavefront .obj file"));
+        file, "link '" + link + "': mesh '" + mesh.filename + "': expected an .obj or .stl file"));
   std::vector<Vec3> vertices;
   std::vector<int> indices;
-  read_obj(path.string(), vertices, indices);
+  try {
+    (extension == ".stl" ? read_stl : read_obj)(path.string(), vertices, indices);
+  } catch (const Error& e) {
+    throw SceneError(where(file, "link '" + link + "': mesh: " + e.what()));
+  }
   const Vec3 s = vec(mesh.scale);
   for (Vec3& v : vertices) v = {v.x * s.x, v.y * s.y, v.z * s.z};
   return convex_hull_shape(vertices);
@@ -198,13 +206,16 @@ struct Reader {
 RobotModel read_urdf_model(const std::string& path) {
   RobotModel model;
   model.file = path;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw SceneError(path + ": expected a readable URDF file (a regular file)");
+  std::string text;
+  try {
+    text = read_regular_file(path, kMaxRobotFileBytes, "URDF file");
+  } catch (const Error& e) {
+    throw SceneError(e.what());
+  }
   urdf::ModelInterfaceSharedPtr urdf;
   {
     CapturedLog log;
-    urdf = urdf::parseURDFFile(path);
+    urdf = urdf::parseURDF(text);
     if (!urdf)
       throw SceneError(where(path, "expected a valid URDF file: " +
                                        (log.first_error.empty() ? std::string("parse failed")

@@ -45,6 +45,12 @@ inline constexpr std::size_t kMaxObjFileBytes = std::size_t(128) << 20;
 /// not followed. Throws Error "PATH: ..." when it cannot be read or holds no faces.
 void read_obj(const std::string& path, std::vector<Vec3>& vertices, std::vector<int>& indices);
 
+/// Reads the triangles of an STL file, binary or ASCII (robot models' usual
+/// mesh format), under the same rules as read_obj: a regular file of at most
+/// kMaxObjFileBytes. Vertices are not shared between triangles (STL has no
+/// indices). Throws Error "PATH: ..." when it cannot be read or holds none.
+void read_stl(const std::string& path, std::vector<Vec3>& vertices, std::vector<int>& indices);
+
 /// read_obj on OBJ text in memory; `label` starts the messages ("LABEL: ...").
 void read_obj_text(const std::string& text, const std::string& label, std::vector<Vec3>& vertices,
                    std::vector<int>& indices);

@@ -10,18 +10,14 @@
 //   (tinyobjloader's ear clipping is cubic in it): a triangle as it is, a quad
 //   along its shorter diagonal (as tinyobjloader splits it), a larger polygon as
 //   a fan from its first vertex (right for the convex faces meshes are made of).
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <tiny_obj_loader.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/regular_file.h"
 #include "shapes/triangle_mesh.h"
 
 namespace pabd {
@@ -33,57 +29,6 @@ std::string one_line(std::string s) {
     if (c == '\n' || c == '\r') c = ' ';
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s.size() > 160 ? s.substr(0, 160) + "..." : s;
-}
-
-/// What a file that is not a regular file is, for messages.
-const char* file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
-/// Closes a file descriptor when it goes out of scope.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-/// The whole of a regular file of at most `max_bytes`; throws Error "PATH: ...".
-std::string read_regular_file(const std::string& path, std::size_t max_bytes) {
-  // O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it).
-  const Fd file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
-  if (file.fd < 0) throw Error(path + ": cannot open the OBJ file");
-  struct stat info {};
-  if (::fstat(file.fd, &info) != 0) throw Error(path + ": cannot open the OBJ file");
-  if (!S_ISREG(info.st_mode))
-    throw Error(path + ": expected a regular file, got " + file_kind(info.st_mode));
-  const auto too_large = [&](std::size_t bytes) {
-    return Error(path + ": expected an OBJ file of at most " + std::to_string(max_bytes >> 20) +
-                 " MiB, got " + std::to_string(bytes) + " bytes");
-  };
-  if (static_cast<unsigned long long>(info.st_size) > max_bytes) throw too_large(info.st_size);
-  // Read to the end (the file may have grown since fstat), never past the limit.
-  std::string text(static_cast<std::size_t>(info.st_size), '\0');
-  std::size_t size = 0;
-  for (;;) {
-    if (size == text.size()) {
-      if (size > max_bytes) throw too_large(size);
-      text.resize(std::min(max_bytes + 1, std::max<std::size_t>(2 * size, 4096)));
-    }
-    const ssize_t n = ::read(file.fd, text.data() + size, text.size() - size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0)
-      throw Error(path + ": cannot read the OBJ file (" + std::string(std::strerror(errno)) + ")");
-    if (n == 0) break;
-    size += static_cast<std::size_t>(n);
-  }
-  text.resize(size);
-  return text;
 }
 
 /// Receives tinyobjloader's callbacks: vertices, and faces as triangles.
@@ -160,7 +105,7 @@ void read_obj_text(const std::string& text, const std::string& label, std::vecto
 }
 
 void read_obj(const std::string& path, std::vector<Vec3>& vertices, std::vector<int>& indices) {
-  read_obj_text(read_regular_file(path, kMaxObjFileBytes), path, vertices, indices);
+  read_obj_text(read_regular_file(path, kMaxObjFileBytes, "OBJ file"), path, vertices, indices);
 }
 
 }  // namespace pabd
