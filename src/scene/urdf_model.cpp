@@ -24,9 +24,6 @@
 namespace pabd {
 namespace {
 
-constexpr int kCylinderRimPoints =
-    32;  ///< per end: the hull's volume within 0.7% of the cylinder's
-
 /// Collects what urdfdom reports, so that a parse error becomes one line of ours
 /// instead of console_bridge's lines on stderr.
 class CapturedLog : public console_bridge::OutputHandler {
