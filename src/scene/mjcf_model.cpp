@@ -86,6 +86,9 @@ RobotGeom geom_of(const mjModel* m, const mjData* d, int g, const std::string& f
     case mjGEOM_CYLINDER:
       out.shape = cylinder_hull(size[0], size[1]);
       break;
+    case mjGEOM_ELLIPSOID:
+      out.shape = ellipsoid_hull({size[0], size[1], size[2]});
+      break;
     case mjGEOM_BOX:
       out.shape = box_shape({2 * size[0], 2 * size[1], 2 * size[2]});
       break;
@@ -95,12 +98,12 @@ RobotGeom geom_of(const mjModel* m, const mjData* d, int g, const std::string& f
       const float* v = m->mesh_vert + 3 * m->mesh_vertadr[mesh];
       for (int k = 0; k < m->mesh_vertnum[mesh]; ++k)
         points.push_back({v[3 * k], v[3 * k + 1], v[3 * k + 2]});
-      out.shape = convex_hull_shape(points);  // MuJoCo collides a mesh's convex hull too
+      out.shape = mesh_hull(points);  // MuJoCo collides a mesh's convex hull too
       break;
     }
     default:
-      throw SceneError(who + "type: expected plane, sphere, capsule, cylinder, box or mesh " +
-                       "(height fields and ellipsoids are not supported)");
+      throw SceneError(who + "type: expected plane, sphere, capsule, ellipsoid, cylinder, box " +
+                       "or mesh (height fields are not supported)");
   }
   return out;
 }

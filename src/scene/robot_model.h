@@ -107,6 +107,13 @@ bool mjcf_supported();
 /// A cylinder along local Z as the convex hull of 2 x 32 rim points, so that
 /// it keeps its flat ends (a capsule would round them) [m].
 ShapeDef cylinder_hull(Real radius, Real half_length);
+/// The convex hull of a mesh's points; when it has more than kMaxHullVertices
+/// vertices, the hull of the kMaxHullVertices points that farthest-point
+/// sampling keeps (an inner hull).
+ShapeDef mesh_hull(const std::vector<Vec3>& points);
+/// An ellipsoid of semi-axes `radii` (local x, y, z) as a convex hull of 242
+/// surface points (volume 3.1% under) [m].
+ShapeDef ellipsoid_hull(Vec3 radii);
 /// A reader's message on one line: newlines become spaces, trailing ones go.
 std::string single_line(std::string text);
 

