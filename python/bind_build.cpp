@@ -324,6 +324,15 @@ int add_joint(World& w, const std::string& kind_name, const py::object& body_a,
     if (!get("drive").is_none()) out = to_drive(get("drive"), what + ": drive");
   };
 
+  // A hinge and a slider take the same keys.
+  auto axis_joint = [&](auto d) {
+    opt_vec3("anchor", d.anchor);
+    opt_vec3("axis", d.axis);
+    opt_number("stiffness", d.stiffness);
+    opt_limits(d.limits);
+    opt_drive(d.drive);
+    return pabd::JointDef(d);
+  };
   pabd::JointDef def;
   switch (*kind) {
     case K::Spring: {
@@ -342,16 +351,9 @@ int add_joint(World& w, const std::string& kind_name, const py::object& body_a,
       def = d;
       break;
     }
-    case K::Hinge: {
-      pabd::HingeJointDef d;
-      opt_vec3("anchor", d.anchor);
-      opt_vec3("axis", d.axis);
-      opt_number("stiffness", d.stiffness);
-      opt_limits(d.limits);
-      opt_drive(d.drive);
-      def = d;
+    case K::Hinge:
+      def = axis_joint(pabd::HingeJointDef{});
       break;
-    }
     case K::Fixed: {
       pabd::FixedJointDef d;
       opt_vec3("anchor", d.anchor);
@@ -359,16 +361,9 @@ int add_joint(World& w, const std::string& kind_name, const py::object& body_a,
       def = d;
       break;
     }
-    case K::Slider: {
-      pabd::SliderJointDef d;
-      opt_vec3("anchor", d.anchor);
-      opt_vec3("axis", d.axis);
-      opt_number("stiffness", d.stiffness);
-      opt_limits(d.limits);
-      opt_drive(d.drive);
-      def = d;
+    case K::Slider:
+      def = axis_joint(pabd::SliderJointDef{});
       break;
-    }
     case K::Distance: {
       pabd::DistanceJointDef d;
       opt_vec3("anchor_a", d.anchor_a);

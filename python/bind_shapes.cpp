@@ -18,28 +18,6 @@ namespace {
 using pabd::ShapeDef;
 using pabd::ShapeType;
 
-const char* shape_kind_name(ShapeType t) {
-  switch (t) {
-    case ShapeType::Plane:
-      return "plane";
-    case ShapeType::Box:
-      return "box";
-    case ShapeType::Sphere:
-      return "sphere";
-    case ShapeType::Capsule:
-      return "capsule";
-    case ShapeType::ConvexHull:
-      return "convex_hull";
-    case ShapeType::Compound:
-      return "compound";
-    case ShapeType::HeightField:
-      return "height_field";
-    case ShapeType::TriangleMesh:
-      return "triangle_mesh";
-  }
-  return "?";
-}
-
 /// A factory's keyword arguments, for shapes given as dicts.
 struct FactoryArgs {
   const char* kind;
@@ -170,7 +148,7 @@ ShapeDef triangle_mesh(const py::object& vertices, const py::object& indices) {
 
 std::string repr(const ShapeDef& s) {
   std::ostringstream out;
-  out << "pabd.Shape('" << shape_kind_name(s.type) << "'";
+  out << "pabd.Shape('" << pabd::shape_type_name(s.type) << "'";
   const auto v = [&out](pabd::Vec3 x) { out << "[" << x.x << ", " << x.y << ", " << x.z << "]"; };
   switch (s.type) {
     case ShapeType::Box:
@@ -229,7 +207,7 @@ void bind_shapes(py::module_& m) {
                        "plane, convex_hull, compound, height_field, triangle_mesh (opaque; "
                        "copies share the built geometry)")
       .def_property_readonly(
-          "kind", [](const ShapeDef& s) { return shape_kind_name(s.type); },
+          "kind", [](const ShapeDef& s) { return pabd::shape_type_name(s.type); },
           "The factory's name: 'box', 'sphere', ...")
       .def_property_readonly(
           "origin_shift", [](const ShapeDef& s) { return vec3_array(pabd::shape_origin_shift(s)); },

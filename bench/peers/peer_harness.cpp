@@ -17,28 +17,6 @@
 namespace pabd::peers {
 namespace {
 
-const char* shape_name(ShapeType t) {
-  switch (t) {
-    case ShapeType::Plane:
-      return "plane";
-    case ShapeType::Box:
-      return "box";
-    case ShapeType::Sphere:
-      return "sphere";
-    case ShapeType::Capsule:
-      return "capsule";
-    case ShapeType::ConvexHull:
-      return "convex_hull";
-    case ShapeType::Compound:
-      return "compound";
-    case ShapeType::HeightField:
-      return "heightfield";
-    case ShapeType::TriangleMesh:
-      return "triangle_mesh";
-  }
-  return "unknown";
-}
-
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 bool finite(Quat q) {
   return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
@@ -172,7 +150,7 @@ PeerScene load_peer_scene(const std::string& path, const std::string& engine) {
     const ShapeType t = d.shape.type;
     if (t != ShapeType::Box && t != ShapeType::Sphere && t != ShapeType::Capsule &&
         t != ShapeType::Plane) {
-      throw Error(who + "body '" + d.name + "': shape " + shape_name(t) +
+      throw Error(who + "body '" + d.name + "': shape " + shape_type_name(t) +
                   " is not supported by the peer harness (box, sphere, capsule, plane only)");
     }
     if (d.restitution != 0) {

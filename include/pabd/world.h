@@ -62,6 +62,10 @@ enum class ShapeType {
   TriangleMesh  ///< triangle soup (static bodies only; triangle_mesh_shape)
 };
 
+/// A shape type's name, as scene files write it: "plane", "box", "sphere",
+/// "capsule", "convex_hull", "compound", "heightfield", "triangle_mesh".
+const char* shape_type_name(ShapeType type);
+
 /// Built geometry of the shapes that need more than a few numbers (convex hull,
 /// compound, height field, triangle mesh); defined in src/shapes/shape_data.h.
 struct ShapeData;

@@ -25,4 +25,26 @@ void validate_built_shape(const ShapeDef& s, bool is_static, const std::string& 
     throw Error(who + "shape: expected a static body for a triangle mesh");
 }
 
+const char* shape_type_name(ShapeType type) {
+  switch (type) {
+    case ShapeType::Plane:
+      return "plane";
+    case ShapeType::Box:
+      return "box";
+    case ShapeType::Sphere:
+      return "sphere";
+    case ShapeType::Capsule:
+      return "capsule";
+    case ShapeType::ConvexHull:
+      return "convex_hull";
+    case ShapeType::Compound:
+      return "compound";
+    case ShapeType::HeightField:
+      return "heightfield";
+    case ShapeType::TriangleMesh:
+      return "triangle_mesh";
+  }
+  return "unknown";
+}
+
 }  // namespace pabd
