@@ -134,14 +134,32 @@ PABD_HD_ALWAYS_INLINE void add_contact_end(BondEndSums& sums, Mat3& second_momen
                                   surface + (correction - normal_part));
 }
 
-/// contact_pair_weights_kernel for one kind of pair: kRound when either end
-/// is round (a sphere or capsule; the radii are the bodies', the same for all
-/// the pair's contacts), kSecondMoment for the paper's local step. Written
-/// once, instantiated four times: the box-box case carries no branch for the
-/// others.
+/// Adds weight w to an end's weight alone, as add_contact_end adds it to
+/// the sums (twice for a round end's two slots), for an end whose sums are
+/// not wanted: the same bits as the sums' weight.
+PABD_HD_ALWAYS_INLINE void add_contact_end_weight(Real& weight, bool round, Real w) {
+  weight += w;
+  if (round) weight += w;
+}
+
+/// What evaluating a contact pair gives its ends (evaluate_contact_pair).
+struct PairEndsEvaluation {
+  BondEndSums sums[2];      ///< per end (0 = A, 1 = B), where wanted
+  Mat3 second_moment[2];    ///< per end, where wanted and kSecondMoment
+  Real weight[2] = {0, 0};  ///< per end: sum of its slots' weights, always
+};
+
+/// Contact pair m at the current iterate: each contact's force (after its
+/// dual update, with dual_first), and its ends' slot weights and pulls
+/// summed per end. want[side] says whose sums to form; both ends' weights
+/// are always formed. kRound when either end is round (a sphere or capsule;
+/// the radii are the bodies', the same for all the pair's contacts),
+/// kSecondMoment for the paper's local step. Written once, instantiated
+/// four times: the box-box case carries no branch for the others.
 template <bool kRound, bool kSecondMoment>
-PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays& c, int m,
-                                  bool dual_first) {
+PABD_HD_ALWAYS_INLINE void evaluate_contact_pair(const BodyArrays& bodies, const ContactArrays& c,
+                                                 int m, bool dual_first, const bool want[2],
+                                                 PairEndsEvaluation& out) {
   const int a = c.pair_body[2 * m], b = c.pair_body[2 * m + 1];
   const PairMotion motion = pair_motion(bodies, a, b);
   const int last = c.pair_end[m];
@@ -150,15 +168,9 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
   int k = c.pair_begin[m];
   for (; k < last && contact_surely_idle(c, k, motion); ++k)
     if (dual_first) c.sticking[k] = 0;
-  if (k == last) {
-    c.pair_weight[2 * m] = 0;  // the gather reads nothing else of an end of weight 0
-    c.pair_weight[2 * m + 1] = 0;
-    return;
-  }
+  if (k == last) return;
   const ShapePose pa = body_pose(bodies, a);
   const ShapePose pb = body_pose(bodies, b);
-  BondEndSums sa, sb;
-  Mat3 da, db;
   // The rest by the full test: a pair that pushes seldom has a contact
   // the bounds could skip, and testing each cost more than it saved
   // (ball_into_stack: 7% slower per step).
@@ -183,20 +195,38 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
     if (!f.pushing) continue;
     const ContactEndScales e = contact_end_scales(c, k);
     const Vec3* x = c.slot_local + kContactSlots * k;
-    if (e.weight_a > 0)
-      add_contact_end<kSecondMoment>(sa, da, x, p.a_core, p.a_surface, p.radius_a > 0,
-                                     (-e.scale_a) * f.force, n, e.weight_a);
-    if (e.weight_b > 0)
-      add_contact_end<kSecondMoment>(sb, db, x + 2, p.b_core, p.b_surface, p.radius_b > 0,
-                                     e.scale_b * f.force, n, e.weight_b);
+    if (e.weight_a > 0) {
+      if (want[0])
+        add_contact_end<kSecondMoment>(out.sums[0], out.second_moment[0], x, p.a_core, p.a_surface,
+                                       p.radius_a > 0, (-e.scale_a) * f.force, n, e.weight_a);
+      else
+        add_contact_end_weight(out.weight[0], p.radius_a > 0, e.weight_a);
+    }
+    if (e.weight_b > 0) {
+      if (want[1])
+        add_contact_end<kSecondMoment>(out.sums[1], out.second_moment[1], x + 2, p.b_core,
+                                       p.b_surface, p.radius_b > 0, e.scale_b * f.force, n,
+                                       e.weight_b);
+      else
+        add_contact_end_weight(out.weight[1], p.radius_b > 0, e.weight_b);
+    }
   }
-  c.pair_weight[2 * m] = sa.weight;
-  c.pair_weight[2 * m + 1] = sb.weight;
-  if (sa.weight != 0) c.pair_sums[2 * m] = sa;
-  if (sb.weight != 0) c.pair_sums[2 * m + 1] = sb;
-  if (kSecondMoment) {
-    c.pair_second_moment[2 * m] = da;
-    c.pair_second_moment[2 * m + 1] = db;
+  for (int side = 0; side < 2; ++side)
+    if (want[side]) out.weight[side] = out.sums[side].weight;
+}
+
+/// contact_pair_weights_kernel for one kind of pair (evaluate_contact_pair).
+template <bool kRound, bool kSecondMoment>
+PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays& c, int m,
+                                  bool dual_first) {
+  const bool both[2] = {true, true};
+  PairEndsEvaluation ev;
+  evaluate_contact_pair<kRound, kSecondMoment>(bodies, c, m, dual_first, both, ev);
+  for (int side = 0; side < 2; ++side) {
+    // The gather reads nothing else of an end of weight 0.
+    c.pair_weight[2 * m + side] = ev.weight[side];
+    if (ev.weight[side] != 0) c.pair_sums[2 * m + side] = ev.sums[side];
+    if (kSecondMoment) c.pair_second_moment[2 * m + side] = ev.second_moment[side];
   }
 }
 

@@ -17,6 +17,7 @@
 #include "contacts/contact_restitution.h"
 #include "solver/acceleration.h"
 #include "solver/body_kernels.h"
+#include "solver/colour_body_kernel.h"
 #include "solver/external_velocity.h"
 
 namespace pabd::cuda {
@@ -58,13 +59,15 @@ __global__ void global_local_contact_kernel(BodyArrays bodies, BondArrays bonds,
   ::pabd::global_local_kernel(bodies, bonds, contacts, i, k);
 }
 
-/// Colored sweeps with contacts: the bodies of one colour, order[0 .. count).
-__global__ void global_local_contact_colour_kernel(BodyArrays bodies, BondArrays bonds,
-                                                   ContactEnds contacts, StepConstants k,
-                                                   const int* order, int count) {
+/// Colored sweeps with contacts: the bodies of one colour, order[0 .. count),
+/// each evaluating its contact pairs (solver/colour_body_kernel.h).
+__global__ void colour_body_kernel(BodyArrays bodies, BondArrays bonds, ContactArrays contacts,
+                                   ContactEnds ends, const int* body_colour, int colour,
+                                   bool fuse_dual, StepConstants k, const int* order, int count) {
   const int j = thread_index();
   if (j >= count) return;
-  ::pabd::global_local_kernel(bodies, bonds, contacts, order[j], k);
+  ::pabd::colour_body_kernel(bodies, bonds, contacts, ends, body_colour, colour, fuse_dual,
+                             order[j], k);
 }
 
 /// IterationOrder::Colored: the bodies of one colour, order[0 .. count).
@@ -169,15 +172,6 @@ __global__ void contact_pair_weights_kernel(BodyArrays bodies, ContactArrays con
   const int m = thread_index();
   if (m >= contacts.pair_count) return;
   ::pabd::contact_pair_weights_kernel(bodies, contacts, m, dual_first, second_moment);
-}
-
-/// Colored sweeps: the contact pairs touching one colour, order[0 .. count).
-__global__ void contact_pair_weights_colour_kernel(BodyArrays bodies, ContactArrays contacts,
-                                                   bool second_moment, const int* order,
-                                                   int count) {
-  const int j = thread_index();
-  if (j >= count) return;
-  ::pabd::contact_pair_weights_kernel(bodies, contacts, order[j], false, second_moment);
 }
 
 __global__ void contact_dual_kernel(BodyArrays bodies, ContactArrays contacts) {

@@ -46,9 +46,19 @@ PABD_HD void predict_kernel(const BodyArrays& b, int i, const StepConstants& k) 
   set_iterate_pose(b, i, c, q, a);
 }
 
-/// Global step (gather bond ends into the 12x12 system) then local step (a
-/// rigid pose). Reads only this body's data and the bond ends' weights and
-/// pulls, so it may update the body in place.
+/// The body's 12x12 system with its inertial term and its bond ends.
+PABD_HD_ALWAYS_INLINE AffineSystem body_bond_system(const BodyArrays& b, const BondArrays& bonds,
+                                                    int i, const StepConstants& k) {
+  AffineSystem sys =
+      inertial_system(b.mass[i], b.affine_inertia[i], b.target_position[i], b.target_affine[i]);
+  for (int e_at = b.end_begin[i]; e_at < b.end_begin[i + 1]; ++e_at) {
+    const int e = b.end_index[e_at];
+    add_bond_end(sys, bonds.end_weight[e], bonds.end_local[e], bonds.end_pull[e], !k.rigid_local);
+  }
+  return sys;
+}
+
+/// The local step: body i's new pose from its gathered system.
 ///
 /// Rigid (default): the exact minimiser of the system's quadratic model over
 /// rigid poses, R = closest rotation to B, c = (r_c - R b) / a (see
@@ -56,25 +66,8 @@ PABD_HD void predict_kernel(const BodyArrays& b, int i, const StepConstants& k) 
 /// the centre of mass cannot be absorbed by stretching A and thrown away by the
 /// projection, and torques act through the true inertia tr(Pi) I - Pi.
 /// Paper: q = H^-1 rhs, then the rotation closest to A in Frobenius norm.
-/// The body's bond ends are gathered first, then its contact pairs' ends (if any).
-PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds,
-                                 const ContactEnds& contacts, int i, const StepConstants& k) {
-  if (b.is_static[i]) return;
-  AffineSystem sys =
-      inertial_system(b.mass[i], b.affine_inertia[i], b.target_position[i], b.target_affine[i]);
-  for (int e_at = b.end_begin[i]; e_at < b.end_begin[i + 1]; ++e_at) {
-    const int e = b.end_index[e_at];
-    add_bond_end(sys, bonds.end_weight[e], bonds.end_local[e], bonds.end_pull[e], !k.rigid_local);
-  }
-  if (contacts.begin) {
-    for (int e_at = contacts.begin[i]; e_at < contacts.begin[i + 1]; ++e_at) {
-      const int e = contacts.index[e_at];
-      // Skipped, not added as zeros: most speculative contacts do not push.
-      if (contacts.weight[e] == 0) continue;
-      add_bond_end_sums(sys, contacts.sums[e],
-                        k.rigid_local ? nullptr : contacts.second_moment + e);
-    }
-  }
+PABD_HD_ALWAYS_INLINE void body_local_step(const BodyArrays& b, int i, const AffineSystem& sys,
+                                           const StepConstants& k) {
   if (k.rigid_local) {
     const Quat q = rotation_closest_to(reduced_affine_rhs(sys), b.orientation[i]);
     const Mat3 r = to_matrix(q);
@@ -86,6 +79,26 @@ PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds,
     const Quat q = rotation_closest_to(a, b.orientation[i]);
     set_iterate_pose(b, i, c, q, to_matrix(q));
   }
+}
+
+/// Global step (gather bond ends into the 12x12 system) then local step
+/// (body_local_step). Reads only this body's data and the bond ends' weights
+/// and pulls, so it may update the body in place. The body's bond ends are
+/// gathered first, then its contact pairs' ends (if any).
+PABD_HD void global_local_kernel(const BodyArrays& b, const BondArrays& bonds,
+                                 const ContactEnds& contacts, int i, const StepConstants& k) {
+  if (b.is_static[i]) return;
+  AffineSystem sys = body_bond_system(b, bonds, i, k);
+  if (contacts.begin) {
+    for (int e_at = contacts.begin[i]; e_at < contacts.begin[i + 1]; ++e_at) {
+      const int e = contacts.index[e_at];
+      // Skipped, not added as zeros: most speculative contacts do not push.
+      if (contacts.weight[e] == 0) continue;
+      add_bond_end_sums(sys, contacts.sums[e],
+                        k.rigid_local ? nullptr : contacts.second_moment + e);
+    }
+  }
+  body_local_step(b, i, sys, k);
 }
 
 /// The same without contacts.

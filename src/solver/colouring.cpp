@@ -7,8 +7,8 @@ namespace pabd {
 
 namespace {
 
-/// Lists, by colour, the items (bonds or contacts) touching each colour: an
-/// item is listed once per distinct colour of its two ends' bodies.
+/// Lists, by colour, the bonds touching each colour: a bond is listed once
+/// per distinct colour of its two ends' bodies.
 void list_by_colour(const int* end_body, int items, const std::vector<int>& colour, int colours,
                     std::vector<int>& begin, std::vector<int>& order, std::vector<int>& fill) {
   auto end_colour = [&](int end) {
@@ -73,8 +73,6 @@ void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_
 
   list_by_colour(bond_end_body, bond_count, out.colour, colours, out.bond_colour_begin,
                  out.bond_order, out.fill);
-  list_by_colour(contacts.pair_body, contacts.pair_count, out.colour, colours,
-                 out.contact_colour_begin, out.contact_order, out.fill);
 }
 
 void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,

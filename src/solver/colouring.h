@@ -11,9 +11,10 @@
 //   colour 0   colour 1          a 1-D chain  0 - 1 - 2 - 3 - 4
 //   0 2 4      1 3               gets colours  0   1   0   1   0
 //
-// For each colour it also lists the bonds and contact pairs touching its
-// bodies: before a colour is solved only those need fresh weights. An item
-// touches at most two colours, so a sweep evaluates each at most twice.
+// For each colour it also lists the bonds touching its bodies: before a
+// colour is solved only those need fresh weights. A bond touches at most two
+// colours, so a sweep evaluates each at most twice. Contact pairs need no
+// list: each colour's bodies evaluate their own (solver/colour_body_kernel.h).
 //
 // Why contacts join the graph: two boxes of one colour resting on each other
 // would both move from the other's old pose (the Jacobi double correction
@@ -31,35 +32,24 @@
 
 namespace pabd {
 
-/// Bodies, bonds and contact pairs grouped by colour.
+/// Bodies and bonds grouped by colour.
 struct Colouring {
-  std::vector<int> order;                 ///< dynamic bodies by colour, then index
-  std::vector<int> colour_begin;          ///< colour c: order[colour_begin[c] .. [c+1])
-  std::vector<int> bond_order;            ///< bonds touching each colour, by colour then index
-  std::vector<int> bond_colour_begin;     ///< colour c's bonds: bond_order[.. [c] .. [c+1])
-  std::vector<int> contact_order;         ///< contact pairs touching each colour
-  std::vector<int> contact_colour_begin;  ///< colour c's contact pairs
-  std::vector<int> colour;                ///< per body, -1 = static
-  std::vector<int> used;                  ///< scratch: used[c] == i marks a taken colour
-  std::vector<int> fill;                  ///< scratch: counting-sort cursors
-  int built_body_count = -1;              ///< bodies it was built for (-1: never built)
-  std::vector<int> built_end_body;        ///< the bonds' end bodies it was built for
+  std::vector<int> order;              ///< dynamic bodies by colour, then index
+  std::vector<int> colour_begin;       ///< colour c: order[colour_begin[c] .. [c+1])
+  std::vector<int> bond_order;         ///< bonds touching each colour, by colour then index
+  std::vector<int> bond_colour_begin;  ///< colour c's bonds: bond_order[.. [c] .. [c+1])
+  std::vector<int> colour;             ///< per body, -1 = static
+  std::vector<int> used;               ///< scratch: used[c] == i marks a taken colour
+  std::vector<int> fill;               ///< scratch: counting-sort cursors
+  int built_body_count = -1;           ///< bodies it was built for (-1: never built)
+  std::vector<int> built_end_body;     ///< the bonds' end bodies it was built for
 
   int colour_count() const { return static_cast<int>(colour_begin.size()) - 1; }
 };
 
-/// The first colour (of the two, or the one dynamic) in which contact pair m is evaluated.
-inline int first_contact_colour(const Colouring& cc, const ContactArrays& c, int m) {
-  const int a = cc.colour[c.pair_body[2 * m]], b = cc.colour[c.pair_body[2 * m + 1]];
-  if (a < 0) return b;
-  if (b < 0) return a;
-  return a < b ? a : b;
-}
-
 /// Colours the bodies over the bond adjacency (bodies.end_begin/end_index,
 /// the bond ends' bodies in bond_end_body) and the contact pair adjacency
-/// (ends; none when ends.begin is null), and lists each colour's bonds and
-/// contact pairs.
+/// (ends; none when ends.begin is null), and lists each colour's bonds.
 void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
                    const ContactArrays& contacts, const ContactEnds& ends, Colouring& out);
 

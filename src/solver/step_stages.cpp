@@ -8,6 +8,7 @@
 #include "contacts/contact_restitution.h"
 #include "core/stage_clock.h"
 #include "solver/acceleration.h"
+#include "solver/colour_body_kernel.h"
 #include "solver/external_velocity.h"
 
 namespace pabd {
@@ -28,11 +29,12 @@ bool contact_colours(const StepContext& ctx) {
 struct Sweep {
   const int* bonds = nullptr;
   int bond_count = 0;
-  const int* pairs = nullptr;  ///< contact pairs
-  int pair_count = 0;
+  int pair_count = 0;  ///< Jacobi: every contact pair
   const int* bodies = nullptr;
   int body_count = 0;
-  const Colouring* colouring = nullptr;  ///< with contacts: whose first colour takes the dual
+  /// A colour of a sweep with contacts: the colouring whose first colour of
+  /// a pair takes its dual update (colour_body_kernel).
+  const Colouring* colouring = nullptr;
   int colour = -1;
 };
 
@@ -48,20 +50,17 @@ Sweep colour_sweep(const Colouring& c, int colour, bool with_contacts) {
   Sweep s;
   s.bonds = c.bond_order.data() + c.bond_colour_begin[colour];
   s.bond_count = c.bond_colour_begin[colour + 1] - c.bond_colour_begin[colour];
-  if (with_contacts) {
-    s.pairs = c.contact_order.data() + c.contact_colour_begin[colour];
-    s.pair_count = c.contact_colour_begin[colour + 1] - c.contact_colour_begin[colour];
-    s.colouring = &c;
-  }
+  if (with_contacts) s.colouring = &c;
   s.bodies = c.order.data() + c.colour_begin[colour];
   s.body_count = c.colour_begin[colour + 1] - c.colour_begin[colour];
   s.colour = colour;
   return s;
 }
 
-/// The sweep's bonds and contact pairs: their ends' weights and pulls from the
-/// latest iterate. `fuse`: the contacts' deferred dual update is taken here,
-/// by a pair's first evaluation in the iteration.
+/// The sweep's bonds, and for a Jacobi sweep its contact pairs: their ends'
+/// weights and pulls from the latest iterate. `fuse`: the contacts' deferred
+/// dual update is taken here, by the pair's evaluation. A colour of a colored
+/// sweep with contacts evaluates its pairs in sweep_bodies instead.
 void sweep_bonds(StepContext& ctx, const Sweep& s, bool fuse, bool second_moment) {
   const BodyArrays& bodies = ctx.bodies;
   const BondArrays& bonds = ctx.bonds;
@@ -71,19 +70,27 @@ void sweep_bonds(StepContext& ctx, const Sweep& s, bool fuse, bool second_moment
   for_each_index(ctx, s.bond_count, [&](int j) {
     bond_weights_kernel(bodies, bonds, s.bonds ? s.bonds[j] : j, hard, h2);
   });
-  for_each_index(ctx, s.pair_count, [&](int j) {
-    const int m = s.pairs ? s.pairs[j] : j;
-    const bool dual_first =
-        fuse && (!s.colouring || first_contact_colour(*s.colouring, contact, m) == s.colour);
-    contact_pair_weights_kernel(bodies, contact, m, dual_first, second_moment);
+  for_each_index(ctx, s.pair_count, [&](int m) {
+    contact_pair_weights_kernel(bodies, contact, m, fuse, second_moment);
   });
 }
 
-/// The sweep's bodies: gather, global solve, closest rotation.
-void sweep_bodies(StepContext& ctx, const Sweep& s, const ContactEnds& ends) {
+/// The sweep's bodies: gather, global solve, closest rotation. A colour of a
+/// colored sweep with contacts evaluates its bodies' contact pairs in the
+/// same loop (solver/colour_body_kernel.h), not beforehand in sweep_bonds.
+void sweep_bodies(StepContext& ctx, const Sweep& s, const ContactEnds& ends, bool fuse) {
   const BodyArrays& bodies = ctx.bodies;
   const BondArrays& bonds = ctx.bonds;
   const StepConstants& k = ctx.settings.constants;
+  if (s.colouring) {
+    const ContactArrays& contact = ctx.contact;
+    const int* body_colour = s.colouring->colour.data();
+    const int colour = s.colour;
+    for_each_uneven_index(ctx, s.body_count, [&](int j) {
+      colour_body_kernel(bodies, bonds, contact, ends, body_colour, colour, fuse, s.bodies[j], k);
+    });
+    return;
+  }
   for_each_index(ctx, s.body_count, [&](int j) {
     global_local_kernel(bodies, bonds, ends, s.bodies ? s.bodies[j] : j, k);
   });
@@ -200,7 +207,7 @@ void iterate_stage(StepContext& ctx) {
       sweep_bonds(ctx, sweep, fuse_contact_dual && it > 0, second_moment);
       t.bonds_ms += ms_since(t0);
       t0 = StageClock::now();
-      sweep_bodies(ctx, sweep, ends);
+      sweep_bodies(ctx, sweep, ends, fuse_contact_dual && it > 0);
       t.solve_ms += ms_since(t0);
     }
 
