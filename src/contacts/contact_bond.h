@@ -144,7 +144,7 @@ struct ContactPenalty {
 /// the kernels skip its slip, force and projections. Most speculative contacts
 /// are idle: 55-75% of the contacts of scenes/ball_into_stack.json and 75% of
 /// scenes/pile_20.json's ended their steps with lambda = 0 (measured).
-PABD_HD bool contact_idle(const ContactPoints& p, Vec3 n, Vec3 lambda) {
+PABD_HD_ALWAYS_INLINE bool contact_idle(const ContactPoints& p, Vec3 n, Vec3 lambda) {
   return lambda.x == 0 && lambda.y == 0 && lambda.z == 0 && contact_solve_gap(p, n) > 0;
 }
 
@@ -159,7 +159,8 @@ PABD_HD Vec3 contact_penalty_force(const ContactPenalty& pen, Vec3 c, Vec3 n) {
 /// anchors are the core anchors, so with d = y_b - y_a, C . n = -g and
 /// P C = -P d: the force is -kappa_n g n - kappa_t (d - (d . n) n), computed
 /// so (the hot path of the iterations: 1000-box piles are all boxes).
-PABD_HD Vec3 contact_penalty_force(const ContactPenalty& pen, const ContactPoints& p, Vec3 n) {
+PABD_HD_ALWAYS_INLINE Vec3 contact_penalty_force(const ContactPenalty& pen, const ContactPoints& p,
+                                                 Vec3 n) {
   if (p.radius_a == 0 && p.radius_b == 0) {
     const Vec3 d = p.b_core - p.a_core;
     const Real dn = dot(d, n);

@@ -279,6 +279,8 @@ void ContactDetector::build_pairs() {
   int* pair_begin = at_least(pair_begin_, np);
   int* pair_end = at_least(pair_end_, np);
   int* pair_body = at_least(pair_body_, 2LL * np);
+  std::uint8_t* pair_round = at_least(pair_round_, np);
+  const Real* end_radius = cur_.end_radius.data();
   int m = 0;
   auto take = [&](int i) {
     const int first = begin[i];
@@ -287,6 +289,7 @@ void ContactDetector::build_pairs() {
     pair_end[m] = begin[i + 1];
     pair_body[2 * m] = end_body[2 * first];
     pair_body[2 * m + 1] = end_body[2 * first + 1];
+    pair_round[m] = end_radius[2 * first] > 0 || end_radius[2 * first + 1] > 0 ? 1 : 0;
     ++m;
   };
   // A body pair's first body is its A end; a plane pair's is its B end.
@@ -300,6 +303,8 @@ void ContactDetector::build_pairs() {
       take(j++);
   }
   pair_count_ = m;
+  at_least(pair_bound_, m);
+  at_least(pair_quiet_, m);
   at_least(pair_sums_, 2LL * m);
   at_least(pair_weight_, 2LL * m);
   at_least(pair_second_moment_, 2LL * m);
@@ -406,6 +411,9 @@ ContactArrays ContactDetector::arrays() {
   c.pair_begin = pair_begin_.data();
   c.pair_end = pair_end_.data();
   c.pair_body = pair_body_.data();
+  c.pair_round = pair_round_.data();
+  c.pair_bound = pair_bound_.data();
+  c.pair_quiet = pair_quiet_.data();
   c.pair_sums = pair_sums_.data();
   c.pair_weight = pair_weight_.data();
   c.pair_second_moment = pair_second_moment_.data();

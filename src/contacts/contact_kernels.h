@@ -81,6 +81,44 @@ PABD_HD_ALWAYS_INLINE bool contact_surely_idle(const ContactArrays& c, int k,
              kIdleBoundSlack;
 }
 
+/// Pair m's quiet flag from its contacts: 1 when each has lambda = 0 and
+/// sticking = 0.
+PABD_HD_ALWAYS_INLINE void contact_pair_quiet_kernel(const ContactArrays& c, int m) {
+  bool quiet = true;
+  for (int k = c.pair_begin[m]; k < c.pair_end[m]; ++k) {
+    const Vec3 l = c.lambda[k];
+    quiet = quiet && l.x == 0 && l.y == 0 && l.z == 0 && c.sticking[k] == 0;
+  }
+  c.pair_quiet[m] = quiet ? 1 : 0;
+}
+
+/// Start of a step, after the contacts' warm start: pair m's idle bound
+/// (PairIdleBound) and quiet flag.
+PABD_HD void contact_pair_prepare_kernel(const ContactArrays& c, int m) {
+  const int first = c.pair_begin[m];
+  PairIdleBound bound{c.start_gap[first], c.anchor_reach[first]};
+  for (int k = first + 1; k < c.pair_end[m]; ++k) {
+    bound.start_gap = c.start_gap[k] < bound.start_gap ? c.start_gap[k] : bound.start_gap;
+    bound.reach = c.anchor_reach[k] > bound.reach ? c.anchor_reach[k] : bound.reach;
+  }
+  c.pair_bound[m] = bound;
+  contact_pair_quiet_kernel(c, m);
+}
+
+/// True when every contact of pair m is surely idle (contact_surely_idle),
+/// told from the pair's bound alone: with each normal a unit vector,
+/// n . translation >= -|translation|_1, so start_gap - |translation|_1 -
+/// turn * reach bounds each contact's test from below. A resting pile's
+/// speculative side pairs, most of its pairs, cost one record each.
+PABD_HD_ALWAYS_INLINE bool pair_surely_idle(const ContactArrays& c, int m,
+                                            const PairMotion& motion) {
+  if (!c.pair_quiet[m]) return false;
+  const PairIdleBound b = c.pair_bound[m];
+  const Vec3 t = motion.translation;
+  const Real moved = std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z);
+  return b.start_gap - moved - motion.turn * b.reach > kIdleBoundSlack;
+}
+
 /// Contact k's normal and tangential penalties.
 PABD_HD ContactPenalty contact_penalty(const ContactArrays& c, int k) {
   return {c.normal_penalty[k], c.penalty[k]};
@@ -134,100 +172,183 @@ PABD_HD_ALWAYS_INLINE void add_contact_end(BondEndSums& sums, Mat3& second_momen
                                   surface + (correction - normal_part));
 }
 
-/// Adds weight w to an end's weight alone, as add_contact_end adds it to
-/// the sums (twice for a round end's two slots), for an end whose sums are
-/// not wanted: the same bits as the sums' weight.
-PABD_HD_ALWAYS_INLINE void add_contact_end_weight(Real& weight, bool round, Real w) {
-  weight += w;
-  if (round) weight += w;
+/// Asks the cache for what evaluating contact pair m reads first: its first
+/// contact's fields, one array each (a host hint; nothing on the device).
+/// A colored sweep reaches half of a body's pairs out of order (those
+/// listed under the other body), and the reads stalled on each (perf).
+PABD_HD_ALWAYS_INLINE void prefetch_contact_pair(const ContactArrays& c, int m) {
+#ifndef __CUDA_ARCH__
+  const int k = c.pair_begin[m];
+  __builtin_prefetch(c.lambda + k);
+  __builtin_prefetch(c.start_gap + k);
+  __builtin_prefetch(c.normal + k);
+  __builtin_prefetch(c.anchor_reach + k);
+  __builtin_prefetch(c.slot_local + kContactSlots * k);
+  __builtin_prefetch(c.gap_offset + k);
+  __builtin_prefetch(c.normal_penalty + k);
+  __builtin_prefetch(c.penalty + k);
+  __builtin_prefetch(c.friction + k);
+  __builtin_prefetch(c.end_weight + 2 * k);
+  __builtin_prefetch(c.end_scale + 2 * k);
+#else
+  (void)c;
+  (void)m;
+#endif
 }
 
-/// What evaluating a contact pair gives its ends (evaluate_contact_pair).
-struct PairEndsEvaluation {
-  BondEndSums sums[2];      ///< per end (0 = A, 1 = B), where wanted
-  Mat3 second_moment[2];    ///< per end, where wanted and kSecondMoment
-  Real weight[2] = {0, 0};  ///< per end: sum of its slots' weights, always
-};
+/// The same for pair m's own records: where its contacts are, and its bodies.
+PABD_HD_ALWAYS_INLINE void prefetch_pair_record(const ContactArrays& c, int m) {
+#ifndef __CUDA_ARCH__
+  __builtin_prefetch(c.pair_begin + m);
+  __builtin_prefetch(c.pair_end + m);
+  __builtin_prefetch(c.pair_body + 2 * m);
+  __builtin_prefetch(c.pair_round + m);
+  __builtin_prefetch(c.pair_bound + m);
+  __builtin_prefetch(c.pair_quiet + m);
+#else
+  (void)c;
+  (void)m;
+#endif
+}
 
-/// Contact pair m at the current iterate: each contact's force (after its
-/// dual update, with dual_first), and its ends' slot weights and pulls
-/// summed per end. want[side] says whose sums to form; both ends' weights
-/// are always formed. kRound when either end is round (a sphere or capsule;
-/// the radii are the bodies', the same for all the pair's contacts),
-/// kSecondMoment for the paper's local step. Written once, instantiated
-/// four times: the box-box case carries no branch for the others.
-template <bool kRound, bool kSecondMoment>
-PABD_HD_ALWAYS_INLINE void evaluate_contact_pair(const BodyArrays& bodies, const ContactArrays& c,
-                                                 int m, bool dual_first, const bool want[2],
-                                                 PairEndsEvaluation& out) {
-  const int a = c.pair_body[2 * m], b = c.pair_body[2 * m + 1];
-  const PairMotion motion = pair_motion(bodies, a, b);
+/// Contact k's force on B at the anchors p: kappa C + lambda projected onto
+/// the friction cone, after the previous iteration's dual update with
+/// dual_first (which then writes lambda and sticking). Not pushing (nothing
+/// to add) when the contact is idle, lets go or would pull.
+PABD_HD_ALWAYS_INLINE ConeForce contact_iterate_force(const ContactArrays& c, int k,
+                                                      const ContactPoints& p, bool dual_first) {
+  const Vec3 n = c.normal[k];
+  Vec3 lambda = c.lambda[k];
+  // An idle contact stays idle through its dual update and pulls nothing.
+  if (contact_idle(p, n, lambda)) {
+    if (dual_first) c.sticking[k] = 0;
+    return ConeForce{};
+  }
+  const Real mu = c.friction[k];
+  const Vec3 force = contact_penalty_force(contact_penalty(c, k), p, n);
+  if (dual_first) {
+    contact_dual_update(force, n, mu, lambda, c.sticking[k]);
+    c.lambda[k] = lambda;
+    if (contact_idle(p, n, lambda)) return ConeForce{};  // it let go
+  }
+  return friction_cone_projection(force + lambda, n, mu);
+}
+
+/// The index of the first of pair m's contacts that may push: a quiet pair
+/// that cannot push at all (pair_surely_idle), or leading contacts that
+/// cannot (contact_surely_idle), are skipped, often the whole pair (a pile's
+/// edge and corner neighbours), which then costs neither poses nor sums;
+/// pair_end[m] when all are. With dual_first they take their dual update
+/// (sticking = 0; a quiet pair's are 0 already).
+PABD_HD_ALWAYS_INLINE int first_live_contact(const BodyArrays& bodies, const ContactArrays& c,
+                                             int m, bool dual_first) {
+  const PairMotion motion = pair_motion(bodies, c.pair_body[2 * m], c.pair_body[2 * m + 1]);
   const int last = c.pair_end[m];
-  // Leading contacts that cannot push: often the whole pair (a pile's edge
-  // and corner neighbours), which then costs neither poses nor sums.
+  if (pair_surely_idle(c, m, motion)) return last;
   int k = c.pair_begin[m];
   for (; k < last && contact_surely_idle(c, k, motion); ++k)
     if (dual_first) c.sticking[k] = 0;
-  if (k == last) return;
-  const ShapePose pa = body_pose(bodies, a);
-  const ShapePose pb = body_pose(bodies, b);
+  return k;
+}
+
+/// Contact pair m's anchors for contact k; non-round pairs (!kRound) skip
+/// the radii and surface anchors.
+template <bool kRound>
+PABD_HD_ALWAYS_INLINE ContactPoints pair_contact_points(const ShapePose& pa, const ShapePose& pb,
+                                                        const ContactArrays& c, int k) {
+  if (kRound) return contact_points(pa, pb, c, k);
+  const Vec3* x = c.slot_local + kContactSlots * k;
+  const Vec3 a_core = to_world(pa, x[0]);
+  const Vec3 b_core = to_world(pb, x[2]);
+  return ContactPoints{a_core, a_core, b_core, b_core, Real(0), Real(0), c.gap_offset[k]};
+}
+
+/// contact_pair_weights_kernel for one kind of pair: kRound when either end
+/// is round (a sphere or capsule; the radii are the bodies', the same for all
+/// the pair's contacts), kSecondMoment for the paper's local step. Written
+/// once, instantiated four times: the box-box case carries no branch for the
+/// others.
+template <bool kRound, bool kSecondMoment>
+PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays& c, int m,
+                                  bool dual_first) {
+  int k = first_live_contact(bodies, c, m, dual_first);
+  const int last = c.pair_end[m];
+  if (k == last) {
+    if (dual_first) c.pair_quiet[m] = 1;  // every lambda and sticking is 0
+    c.pair_weight[2 * m] = 0;             // the gather reads nothing else of an end of weight 0
+    c.pair_weight[2 * m + 1] = 0;
+    return;
+  }
+  const ShapePose pa = body_pose(bodies, c.pair_body[2 * m]);
+  const ShapePose pb = body_pose(bodies, c.pair_body[2 * m + 1]);
+  BondEndSums sa, sb;
+  Mat3 da, db;
   // The rest by the full test: a pair that pushes seldom has a contact
   // the bounds could skip, and testing each cost more than it saved
   // (ball_into_stack: 7% slower per step).
   for (; k < last; ++k) {
-    ContactPoints p = contact_points(pa, pb, c, k);
-    if (!kRound) p.radius_a = p.radius_b = 0;  // known: lets the compiler drop the round paths
-    const Vec3 n = c.normal[k];
-    Vec3 lambda = c.lambda[k];
-    // An idle contact stays idle through its dual update and pulls nothing.
-    if (contact_idle(p, n, lambda)) {
-      if (dual_first) c.sticking[k] = 0;
-      continue;
-    }
-    const Real mu = c.friction[k];
-    const Vec3 force = contact_penalty_force(contact_penalty(c, k), p, n);
-    if (dual_first) {
-      contact_dual_update(force, n, mu, lambda, c.sticking[k]);
-      c.lambda[k] = lambda;
-      if (contact_idle(p, n, lambda)) continue;  // it let go
-    }
-    const ConeForce f = friction_cone_projection(force + lambda, n, mu);
+    const ContactPoints p = pair_contact_points<kRound>(pa, pb, c, k);
+    const ConeForce f = contact_iterate_force(c, k, p, dual_first);
     if (!f.pushing) continue;
+    const Vec3 n = c.normal[k];
     const ContactEndScales e = contact_end_scales(c, k);
     const Vec3* x = c.slot_local + kContactSlots * k;
-    if (e.weight_a > 0) {
-      if (want[0])
-        add_contact_end<kSecondMoment>(out.sums[0], out.second_moment[0], x, p.a_core, p.a_surface,
-                                       p.radius_a > 0, (-e.scale_a) * f.force, n, e.weight_a);
-      else
-        add_contact_end_weight(out.weight[0], p.radius_a > 0, e.weight_a);
-    }
-    if (e.weight_b > 0) {
-      if (want[1])
-        add_contact_end<kSecondMoment>(out.sums[1], out.second_moment[1], x + 2, p.b_core,
-                                       p.b_surface, p.radius_b > 0, e.scale_b * f.force, n,
-                                       e.weight_b);
-      else
-        add_contact_end_weight(out.weight[1], p.radius_b > 0, e.weight_b);
-    }
+    if (e.weight_a > 0)
+      add_contact_end<kSecondMoment>(sa, da, x, p.a_core, p.a_surface, p.radius_a > 0,
+                                     (-e.scale_a) * f.force, n, e.weight_a);
+    if (e.weight_b > 0)
+      add_contact_end<kSecondMoment>(sb, db, x + 2, p.b_core, p.b_surface, p.radius_b > 0,
+                                     e.scale_b * f.force, n, e.weight_b);
   }
-  for (int side = 0; side < 2; ++side)
-    if (want[side]) out.weight[side] = out.sums[side].weight;
+  if (dual_first) contact_pair_quiet_kernel(c, m);
+  c.pair_weight[2 * m] = sa.weight;
+  c.pair_weight[2 * m + 1] = sb.weight;
+  if (sa.weight != 0) c.pair_sums[2 * m] = sa;
+  if (sb.weight != 0) c.pair_sums[2 * m + 1] = sb;
+  if (kSecondMoment) {
+    c.pair_second_moment[2 * m] = da;
+    c.pair_second_moment[2 * m + 1] = db;
+  }
 }
 
-/// contact_pair_weights_kernel for one kind of pair (evaluate_contact_pair).
+/// One end of contact pair m, end `side` (0 = A, 1 = B), evaluated as
+/// contact_pair_weights evaluates both: the same forces and the same sums for
+/// this end, into `sums` (and `second_moment`), which start at zero; the
+/// other end's weight alone, into other_weight (0 when nothing pushes it),
+/// added as its sums would add it (once per slot, so the same bits).
 template <bool kRound, bool kSecondMoment>
-PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays& c, int m,
-                                  bool dual_first) {
-  const bool both[2] = {true, true};
-  PairEndsEvaluation ev;
-  evaluate_contact_pair<kRound, kSecondMoment>(bodies, c, m, dual_first, both, ev);
-  for (int side = 0; side < 2; ++side) {
-    // The gather reads nothing else of an end of weight 0.
-    c.pair_weight[2 * m + side] = ev.weight[side];
-    if (ev.weight[side] != 0) c.pair_sums[2 * m + side] = ev.sums[side];
-    if (kSecondMoment) c.pair_second_moment[2 * m + side] = ev.second_moment[side];
+PABD_HD_ALWAYS_INLINE void contact_pair_end_sums(const BodyArrays& bodies, const ContactArrays& c,
+                                                 int m, int side, bool dual_first,
+                                                 BondEndSums& sums, Mat3& second_moment,
+                                                 Real& other_weight) {
+  int k = first_live_contact(bodies, c, m, dual_first);
+  const int last = c.pair_end[m];
+  if (k == last) {
+    if (dual_first) c.pair_quiet[m] = 1;  // every lambda and sticking is 0
+    return;
   }
+  const ShapePose pa = body_pose(bodies, c.pair_body[2 * m]);
+  const ShapePose pb = body_pose(bodies, c.pair_body[2 * m + 1]);
+  const Real sign = side ? Real(1) : Real(-1);  // B takes +F, A -F
+  for (; k < last; ++k) {
+    const ContactPoints p = pair_contact_points<kRound>(pa, pb, c, k);
+    const ConeForce f = contact_iterate_force(c, k, p, dual_first);
+    if (!f.pushing) continue;
+    const Real weight = c.end_weight[2 * k + side];
+    const Real other = c.end_weight[2 * k + (side ^ 1)];
+    if (weight > 0) {
+      const Vec3* x = c.slot_local + kContactSlots * k + 2 * side;
+      const bool round = side ? p.radius_b > 0 : p.radius_a > 0;
+      add_contact_end<kSecondMoment>(
+          sums, second_moment, x, side ? p.b_core : p.a_core, side ? p.b_surface : p.a_surface,
+          round, (sign * c.end_scale[2 * k + side]) * f.force, c.normal[k], weight);
+    }
+    if (other > 0) {
+      other_weight += other;
+      if (side ? p.radius_a > 0 : p.radius_b > 0) other_weight += other;  // its second slot
+    }
+  }
+  if (dual_first) contact_pair_quiet_kernel(c, m);
 }
 
 /// Evaluates contact pair m (contact_arrays.h) at the current iterate: each
@@ -243,8 +364,7 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
 /// poses are read once for the whole pair.
 PABD_HD void contact_pair_weights_kernel(const BodyArrays& bodies, const ContactArrays& c, int m,
                                          bool dual_first, bool need_second_moment) {
-  const int first = c.pair_begin[m];
-  const bool round = c.end_radius[2 * first] > 0 || c.end_radius[2 * first + 1] > 0;
+  const bool round = c.pair_round[m] != 0;
   if (need_second_moment) {
     if (round)
       contact_pair_weights<true, true>(bodies, c, m, dual_first);

@@ -103,6 +103,9 @@ struct Data {
   std::vector<std::uint8_t> sticking;
   std::vector<Real> end_weight, end_scale;
   std::vector<int> pair_begin, pair_end, pair_body;
+  std::vector<std::uint8_t> pair_round;
+  std::vector<PairIdleBound> pair_bound;
+  std::vector<std::uint8_t> pair_quiet;
   std::vector<BondEndSums> sums;
   std::vector<Real> weight;
   std::vector<Mat3> second;
@@ -170,6 +173,7 @@ Data make_data(unsigned seed, int bodies, int pairs) {
     d.pair_end.push_back(first + count);
     d.pair_body.push_back(a);
     d.pair_body.push_back(b);
+    d.pair_round.push_back(radius_b > 0 ? 1 : 0);
     for (int k = 0; k < count; ++k) {
       std::normal_distribution<Real> g(0, 1);
       Vec3 n{g(rng), g(rng), g(rng)};
@@ -208,6 +212,8 @@ Data make_data(unsigned seed, int bodies, int pairs) {
   const int nc = static_cast<int>(d.normal.size()), np = pairs;
   d.end_weight.assign(2 * nc, 0);
   d.end_scale.assign(2 * nc, 0);
+  d.pair_bound.assign(np, PairIdleBound{});
+  d.pair_quiet.assign(np, 0);
   d.sums.assign(2 * np, BondEndSums{});
   d.weight.assign(2 * np, 0);
   d.second.assign(2 * np, Mat3{});
@@ -263,6 +269,9 @@ void make_views(Data& d, At&& at, BodyArrays& b, ContactArrays& c, ContactEnds& 
   c.pair_begin = at(d.pair_begin);
   c.pair_end = at(d.pair_end);
   c.pair_body = at(d.pair_body);
+  c.pair_round = at(d.pair_round);
+  c.pair_bound = at(d.pair_bound);
+  c.pair_quiet = at(d.pair_quiet);
   c.pair_sums = at(d.sums);
   c.pair_weight = at(d.weight);
   c.pair_second_moment = at(d.second);
@@ -277,6 +286,11 @@ void make_views(Data& d, At&& at, BodyArrays& b, ContactArrays& c, ContactEnds& 
 __global__ void prepare(BodyArrays b, ContactArrays c, HardBondSettings hard, Real h2) {
   const int k = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (k < c.count) contact_prepare_kernel(b, c, k, hard, h2);
+}
+
+__global__ void pair_prepare(ContactArrays c) {
+  const int m = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (m < c.pair_count) contact_pair_prepare_kernel(c, m);
 }
 
 __global__ void pair_weights(BodyArrays b, ContactArrays c, bool second) {
@@ -329,6 +343,8 @@ int check(unsigned seed, bool paper_step) {
   const Real h2 = h * h;
   for (int i = 0; i < hc.count; ++i) contact_prepare_kernel(hb, hc, i, hard, h2);
   prepare<<<blocks(dc.count), 128>>>(db, dc, hard, h2);
+  for (int m = 0; m < hc.pair_count; ++m) contact_pair_prepare_kernel(hc, m);
+  pair_prepare<<<blocks(dc.pair_count), 128>>>(dc);
   for (int m = 0; m < hc.pair_count; ++m) contact_pair_weights_kernel(hb, hc, m, true, paper_step);
   pair_weights<<<blocks(dc.pair_count), 128>>>(db, dc, paper_step);
   // Jacobi: every body reads the pair sums just written, then moves.

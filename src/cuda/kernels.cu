@@ -165,6 +165,20 @@ __global__ void contact_prepare_kernel(BodyArrays bodies, ContactArrays contacts
   ::pabd::contact_prepare_kernel(bodies, contacts, i, s, h2);
 }
 
+/// Start of a step: the contact pairs' idle bounds and quiet flags.
+__global__ void contact_pair_prepare_kernel(ContactArrays contacts) {
+  const int m = thread_index();
+  if (m >= contacts.pair_count) return;
+  ::pabd::contact_pair_prepare_kernel(contacts, m);
+}
+
+/// The pairs' quiet flags after a per-contact dual update.
+__global__ void contact_pair_quiet_kernel(ContactArrays contacts) {
+  const int m = thread_index();
+  if (m >= contacts.pair_count) return;
+  ::pabd::contact_pair_quiet_kernel(contacts, m);
+}
+
 /// Contact pair m's slot weights and pulls, summed per end (with dual_first,
 /// after the previous iteration's dual update of its contacts).
 __global__ void contact_pair_weights_kernel(BodyArrays bodies, ContactArrays contacts,

@@ -45,6 +45,15 @@ namespace pabd {
 /// Slots per contact: A core, A surface, B core, B surface.
 inline constexpr int kContactSlots = 4;
 
+/// What tells a whole contact pair idle without reading its contacts
+/// (contact_kernels.h, pair_surely_idle), fixed for the step: the smallest
+/// start gap of its contacts and the farthest of their core anchors from
+/// their bodies' centres.
+struct PairIdleBound {
+  Real start_gap = 0;  ///< min over the pair's contacts of start_gap [m]
+  Real reach = 0;      ///< max over the pair's contacts of anchor_reach [m]
+};
+
 struct ContactArrays {
   int count = 0;  ///< number of contacts this step
 
@@ -96,6 +105,14 @@ struct ContactArrays {
   const int* pair_begin = nullptr;  ///< per pair: first contact
   const int* pair_end = nullptr;    ///< per pair: one past its last contact
   const int* pair_body = nullptr;   ///< per pair end (2 per pair: A, B): body index
+  /// Per pair: 1 when either end is round (end_radius > 0, the same for all
+  /// its contacts): which kernel evaluates it, known without a contact's data.
+  const std::uint8_t* pair_round = nullptr;
+  /// Per pair: its idle bound (contact_pair_prepare_kernel).
+  PairIdleBound* pair_bound = nullptr;
+  /// Per pair: 1 while each of its contacts has lambda = 0 and sticking = 0,
+  /// kept by the evaluations that update them (contact_kernels.h).
+  std::uint8_t* pair_quiet = nullptr;
 
   // Per-iteration output, read by the per-body gather: per pair end, the sums
   // of its slots' weights w and pulls (w * target + h^2 * explicit force),

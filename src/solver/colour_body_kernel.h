@@ -40,14 +40,15 @@ template <bool kRound, bool kSecondMoment>
 PABD_HD_ALWAYS_INLINE void add_contact_pair_end(const BodyArrays& bodies, const ContactArrays& c,
                                                 int e, bool dual_first, AffineSystem& sys) {
   const int m = e >> 1, side = e & 1;
-  const bool want[2] = {side == 0, side == 1};
-  PairEndsEvaluation ev;
-  evaluate_contact_pair<kRound, kSecondMoment>(bodies, c, m, dual_first, want, ev);
-  c.pair_weight[2 * m] = ev.weight[0];
-  c.pair_weight[2 * m + 1] = ev.weight[1];
+  BondEndSums sums;
+  Mat3 second_moment;
+  Real other_weight = 0;
+  contact_pair_end_sums<kRound, kSecondMoment>(bodies, c, m, side, dual_first, sums, second_moment,
+                                               other_weight);
+  c.pair_weight[e] = sums.weight;
+  c.pair_weight[e ^ 1] = other_weight;
   // Skipped, not added as zeros (as in global_local_kernel).
-  if (ev.weight[side] != 0)
-    add_bond_end_sums(sys, ev.sums[side], kSecondMoment ? &ev.second_moment[side] : nullptr);
+  if (sums.weight != 0) add_bond_end_sums(sys, sums, kSecondMoment ? &second_moment : nullptr);
 }
 
 /// One body of colour `colour` in a colored sweep with contacts (see the top
@@ -59,12 +60,15 @@ PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
                                 const StepConstants& k) {
   if (b.is_static[i]) return;
   AffineSystem sys = body_bond_system(b, bonds, i, k);
-  for (int e_at = ends.begin[i]; e_at < ends.begin[i + 1]; ++e_at) {
+  const int end_first = ends.begin[i], end_last = ends.begin[i + 1];
+  for (int e_at = end_first; e_at < end_last; ++e_at) {
+    // Two pairs ahead: where its contacts are; one ahead: its contacts.
+    if (e_at + 2 < end_last) prefetch_pair_record(contact, ends.index[e_at + 2] >> 1);
+    if (e_at + 1 < end_last) prefetch_contact_pair(contact, ends.index[e_at + 1] >> 1);
     const int e = ends.index[e_at];
     const int m = e >> 1;
     const bool dual_first = fuse_dual && first_pair_colour(body_colour, contact, m) == colour;
-    const int first = contact.pair_begin[m];
-    const bool round = contact.end_radius[2 * first] > 0 || contact.end_radius[2 * first + 1] > 0;
+    const bool round = contact.pair_round[m] != 0;
     if (k.rigid_local) {
       if (round)
         add_contact_pair_end<true, false>(b, contact, e, dual_first, sys);

@@ -151,6 +151,7 @@ void warm_start_stage(StepContext& ctx) {
                  [&](int i) { bond_warm_start_kernel(bodies, bonds, i, hard, h2); });
   for_each_index(ctx, contact.count,
                  [&](int i) { contact_prepare_kernel(bodies, contact, i, hard, h2); });
+  for_each_index(ctx, contact.pair_count, [&](int m) { contact_pair_prepare_kernel(contact, m); });
   // Joint limits and drives: coordinates at the step's start, drive targets at its end time.
   const Real t_end = Real(ctx.steps_taken + 1) * h;
   for_each_index(ctx, bonds.count,
@@ -228,6 +229,11 @@ void iterate_stage(StepContext& ctx) {
     for_each_index(ctx, bonds.count, [&](int i) { bond_dual_kernel(bodies, bonds, i, hard, h2); });
     if (!fuse_contact_dual || it + 1 == s.iterations)
       for_each_index(ctx, contact.count, [&](int i) { contact_dual_kernel(bodies, contact, i); });
+    // The per-contact update leaves the pairs' quiet flags behind; the
+    // evaluations of the next iteration read them.
+    if (!fuse_contact_dual && it + 1 < s.iterations)
+      for_each_index(ctx, contact.pair_count,
+                     [&](int m) { contact_pair_quiet_kernel(contact, m); });
     t.dual_ms += ms_since(t0);
 
     observe(ctx, it);
