@@ -420,9 +420,11 @@ STAGE_MEANINGS = [
     ("contact_setup", "the contact arrays: anchors, matching and warm starts, per-body adjacency"),
     ("contact_load", "load-aware normal penalties (Jacobi rounds over the supports)"),
     ("predict", "inertial prediction, bonds' and contacts' per-step constants"),
-    ("bonds", "per iteration: every bond's and contact's weights and pulls (the contacts' "
-              "dual update fused in)"),
-    ("solve", "per iteration: every body's gather, 12x12 global step and closest rotation"),
+    ("bonds", "per iteration: every bond's weights and pulls, and with Jacobi sweeps every "
+              "contact pair's (the contacts' dual update fused in)"),
+    ("solve", "per iteration: every body's gather, 12x12 global step and closest rotation; "
+              "with colored sweeps (the default) each body also evaluates its contact pairs "
+              "here (solver/colour_body_kernel.h)"),
     ("dual", "the bonds' dual updates, and the contacts' after the last iteration"),
     ("velocities", "velocity recovery"),
 ]

@@ -400,9 +400,13 @@ struct StageTimings {
   double contact_setup_ms = 0;
   /// Parts of detect_ms: the load-aware normal penalties (contacts/contact_load.h).
   double contact_load_ms = 0;
-  double predict_ms = 0;     ///< inertial prediction
-  double bonds_ms = 0;       ///< per-bond weights and targets, all iterations
-  double solve_ms = 0;       ///< per-body global solve and local projection, all iterations
+  double predict_ms = 0;  ///< inertial prediction
+  /// Per-bond weights and targets, all iterations; with Jacobi sweeps the
+  /// contact pairs' too.
+  double bonds_ms = 0;
+  /// Per-body global solve and local projection, all iterations; with
+  /// colored sweeps it includes each body's evaluation of its contact pairs.
+  double solve_ms = 0;
   double dual_ms = 0;        ///< augmented-Lagrangian updates, all iterations
   double velocities_ms = 0;  ///< velocity recovery and restitution
   double total_ms = 0;       ///< the whole step
