@@ -159,6 +159,17 @@ Vec3 random_vec(std::mt19937& rng, double scale) {
   return {u(rng), u(rng), u(rng)};
 }
 
+/// Bodies 0 and 1 at random start poses (centres within `reach` of the
+/// origin, turns up to `max_turn`), resting there; their start orientations.
+void random_start_poses(std::mt19937& rng, double reach, double max_turn, Bodies& bodies,
+                        Quat start[2]) {
+  for (int i = 0; i < 2; ++i) {
+    bodies.start_position[i] = random_vec(rng, reach);
+    start[i] = random_rotation(rng, max_turn);
+    bodies.turn(i, start[i], start[i]);
+  }
+}
+
 // The idle test by bounds (contact_surely_idle) may skip a contact only if
 // the full test (contact_idle at the iterate's anchors) finds it idle: the
 // skip must change no result. Random start poses, anchors up to 3 m from
@@ -178,11 +189,7 @@ TEST(ContactPairs, IdleByBoundsSkipsOnlyIdleContacts) {
     Contacts c(1);
     c.end_body = {0, 1};
     Quat start[2];
-    for (int i = 0; i < 2; ++i) {
-      bodies.start_position[i] = random_vec(rng, 10);
-      start[i] = random_rotation(rng, 3.14159);
-      bodies.turn(i, start[i], start[i]);
-    }
+    random_start_poses(rng, 10, 3.14159, bodies, start);
     const Vec3 xa = random_vec(rng, 1.7), xb = random_vec(rng, 1.7);
     c.slot_local[0] = c.slot_local[1] = xa;
     c.slot_local[2] = c.slot_local[3] = xb;
@@ -263,11 +270,7 @@ void five_contacts(std::mt19937& rng, bool round, Bodies& bodies, Contacts& c) {
   const int n = 5;
   bodies.mass = {2, 3};
   Quat start[2];
-  for (int i = 0; i < 2; ++i) {
-    bodies.start_position[i] = random_vec(rng, 1);
-    start[i] = random_rotation(rng, 3);
-    bodies.turn(i, start[i], start[i]);
-  }
+  random_start_poses(rng, 1, 3, bodies, start);
   const Real radius = round ? 0.3 : 0;
   for (int k = 0; k < n; ++k) {
     c.end_body[2 * k] = 0;
@@ -447,11 +450,7 @@ TEST(ContactPairs, PairBoundSkipsOnlyIdlePairs) {
     Bodies bodies(2);
     Contacts c(n);
     Quat start[2];
-    for (int i = 0; i < 2; ++i) {
-      bodies.start_position[i] = random_vec(rng, 10);
-      start[i] = random_rotation(rng, 3.14159);
-      bodies.turn(i, start[i], start[i]);
-    }
+    random_start_poses(rng, 10, 3.14159, bodies, start);
     for (int k = 0; k < n; ++k) {
       c.end_body[2 * k] = 0;
       c.end_body[2 * k + 1] = 1;

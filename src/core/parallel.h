@@ -13,18 +13,21 @@ namespace pabd {
 /// Threads the OpenMP loops will use for a requested count (0 = OpenMP default).
 int resolve_thread_count(int requested);
 
+/// Runs fn(i) for i in [0, count) through a user's task system.
+template <typename Fn>
+void run_custom(const ParallelFor& custom, int count, const Fn& fn) {
+  custom(count, [&fn](int begin, int end) {
+    for (int i = begin; i < end; ++i) fn(i);
+  });
+}
+
 /// Below this count a loop of ~100 ns kernel calls runs inline (see parallel_for).
 inline constexpr int kSerialBelow = 512;
 
 /// Runs fn(i) for i in [0, count); inline below kSerialBelow calls.
 template <typename Fn>
 void parallel_for(const ParallelFor& custom, int threads, int count, const Fn& fn) {
-  if (custom) {
-    custom(count, [&fn](int begin, int end) {
-      for (int i = begin; i < end; ++i) fn(i);
-    });
-    return;
-  }
+  if (custom) return run_custom(custom, count, fn);
 // Small ranges run inline: a fork-join costs microseconds on idle cores and a
 // scheduler time slice when another process holds one, more than a few
 // hundred kernel calls of ~100 ns each.
@@ -40,12 +43,7 @@ inline constexpr int kHeavyChunk = 8;
 
 template <typename Fn>
 void parallel_for_uneven(const ParallelFor& custom, int threads, int count, const Fn& fn) {
-  if (custom) {
-    custom(count, [&fn](int begin, int end) {
-      for (int i = begin; i < end; ++i) fn(i);
-    });
-    return;
-  }
+  if (custom) return run_custom(custom, count, fn);
 #pragma omp parallel for schedule(dynamic, kHeavyChunk) num_threads(threads) if (count >= 32)
   for (int i = 0; i < count; ++i) fn(i);
 }
