@@ -390,6 +390,11 @@ TEST(ContactPairs, OneEndGivesTheBitsOfBothEnds) {
         contact_pair_weights_kernel(b, view, 0, dual_first, second);
         const std::vector<Vec3> lambda_both = c.lambda;
         const std::vector<std::uint8_t> sticking_both = c.sticking;
+        if (dual_first) {  // the quiet flag formed on the way is the one the contacts give
+          const std::uint8_t formed = c.pair_quiet[0];
+          contact_pair_quiet_kernel(view, 0);
+          EXPECT_EQ(formed, c.pair_quiet[0]);
+        }
         ASSERT_GT(c.weight[0], 0);  // the comparison is not between zeros
         for (int side = 0; side < 2; ++side) {
           c.lambda = lambda0;

@@ -213,10 +213,12 @@ PABD_HD_ALWAYS_INLINE void prefetch_pair_record(const ContactArrays& c, int m) {
 
 /// Contact k's force on B at the anchors p: kappa C + lambda projected onto
 /// the friction cone, after the previous iteration's dual update with
-/// dual_first (which then writes lambda and sticking). Not pushing (nothing
-/// to add) when the contact is idle, lets go or would pull.
+/// dual_first (which then writes lambda and sticking, and clears `quiet`
+/// unless both end at 0: the pair's quiet flag, formed on the way). Not
+/// pushing (nothing to add) when the contact is idle, lets go or would pull.
 PABD_HD_ALWAYS_INLINE ConeForce contact_iterate_force(const ContactArrays& c, int k,
-                                                      const ContactPoints& p, bool dual_first) {
+                                                      const ContactPoints& p, bool dual_first,
+                                                      bool& quiet) {
   const Vec3 n = c.normal[k];
   Vec3 lambda = c.lambda[k];
   // An idle contact stays idle through its dual update and pulls nothing.
@@ -229,6 +231,7 @@ PABD_HD_ALWAYS_INLINE ConeForce contact_iterate_force(const ContactArrays& c, in
   if (dual_first) {
     contact_dual_update(force, n, mu, lambda, c.sticking[k]);
     c.lambda[k] = lambda;
+    quiet = quiet && lambda.x == 0 && lambda.y == 0 && lambda.z == 0 && c.sticking[k] == 0;
     if (contact_idle(p, n, lambda)) return ConeForce{};  // it let go
   }
   return friction_cone_projection(force + lambda, n, mu);
@@ -283,12 +286,13 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
   const ShapePose pb = body_pose(bodies, c.pair_body[2 * m + 1]);
   BondEndSums sa, sb;
   Mat3 da, db;
+  bool quiet = true;  // the contacts skipped as surely idle are
   // The rest by the full test: a pair that pushes seldom has a contact
   // the bounds could skip, and testing each cost more than it saved
   // (ball_into_stack: 7% slower per step).
   for (; k < last; ++k) {
     const ContactPoints p = pair_contact_points<kRound>(pa, pb, c, k);
-    const ConeForce f = contact_iterate_force(c, k, p, dual_first);
+    const ConeForce f = contact_iterate_force(c, k, p, dual_first, quiet);
     if (!f.pushing) continue;
     const Vec3 n = c.normal[k];
     const ContactEndScales e = contact_end_scales(c, k);
@@ -300,7 +304,7 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
       add_contact_end<kSecondMoment>(sb, db, x + 2, p.b_core, p.b_surface, p.radius_b > 0,
                                      e.scale_b * f.force, n, e.weight_b);
   }
-  if (dual_first) contact_pair_quiet_kernel(c, m);
+  if (dual_first) c.pair_quiet[m] = quiet ? 1 : 0;
   c.pair_weight[2 * m] = sa.weight;
   c.pair_weight[2 * m + 1] = sb.weight;
   if (sa.weight != 0) c.pair_sums[2 * m] = sa;
@@ -330,9 +334,10 @@ PABD_HD_ALWAYS_INLINE void contact_pair_end_sums(const BodyArrays& bodies, const
   const ShapePose pa = body_pose(bodies, c.pair_body[2 * m]);
   const ShapePose pb = body_pose(bodies, c.pair_body[2 * m + 1]);
   const Real sign = side ? Real(1) : Real(-1);  // B takes +F, A -F
+  bool quiet = true;                            // the contacts skipped as surely idle are
   for (; k < last; ++k) {
     const ContactPoints p = pair_contact_points<kRound>(pa, pb, c, k);
-    const ConeForce f = contact_iterate_force(c, k, p, dual_first);
+    const ConeForce f = contact_iterate_force(c, k, p, dual_first, quiet);
     if (!f.pushing) continue;
     const Real weight = c.end_weight[2 * k + side];
     const Real other = c.end_weight[2 * k + (side ^ 1)];
@@ -348,7 +353,7 @@ PABD_HD_ALWAYS_INLINE void contact_pair_end_sums(const BodyArrays& bodies, const
       if (side ? p.radius_a > 0 : p.radius_b > 0) other_weight += other;  // its second slot
     }
   }
-  if (dual_first) contact_pair_quiet_kernel(c, m);
+  if (dual_first) c.pair_quiet[m] = quiet ? 1 : 0;
 }
 
 /// Evaluates contact pair m (contact_arrays.h) at the current iterate: each
