@@ -711,6 +711,199 @@ def gear_linkage(teeth=16, module=0.1, speed=1.0, height=2.0, crank=0.35, rod=1.
             "bodies": bodies, "joints": joints}
 
 
+def dog_on_sand(steps=600):
+    # The paper's Fig. 1: the robot dog of robot_dog() walking on a sand bed
+    # instead of rigid ground. The paper's 256 x 256 height field, 3 cm apart
+    # (7.65 m square, centred ahead of the dog), 0.3 m of dry sand over a
+    # floor at y = -0.3 (surface at y = 0, where the ground plane was), the
+    # defaults of the sand model (Bekker's dry sand, repose 30 degrees,
+    # friction 0.6).
+    scene = robot_dog(steps=steps)
+    scene["bodies"] = [b for b in scene["bodies"] if b["name"] != "ground"]
+    scene["sand"] = {"columns": 256, "rows": 256, "spacing": 0.03, "position": [2.0, -0.3, 0],
+                     "depth": 0.3}
+    scene["description"] = ("The paper's Fig. 1: the robot dog (9 bodies, 8 hinges with periodic "
+                            "position drives in a trot, see robot_dog.json) walking toward +x on "
+                            "a 256 x 256 sand bed 3 cm apart, 0.3 m deep (Bekker's dry sand, "
+                            "30 degree repose): its feet press footprints and push the sand "
+                            "aside. 20 iterations as in Table 2.")
+    return scene
+
+
+def small_jeep(k, x, z, deck, speed, max_torque):
+    # The paper's jeeps on sand (Table 2: 140 bodies, 112 joints for 28): a
+    # chassis and four wheels, each wheel on a driven hinge to the chassis
+    # (four-wheel drive, a velocity drive of `speed` rad/s within
+    # `max_torque`). Chassis `chassis_K`, wheels `wheel_K_rl` (rear left), ...
+    r, width = 0.4, 0.3
+    base, track = 2.2, 0.9
+    axle = deck + r + 0.01
+    bodies = [{"name": f"chassis_{k}", "shape": {"type": "box", "size": [3.0, 0.5, 1.4]},
+               "position": [x, round(axle + 0.15, 12), z], "mass": 1200, "friction": 0.5}]
+    joints = []
+    for end, dx in (("r", -base / 2), ("f", base / 2)):
+        for side, dz in (("l", -track), ("r", track)):
+            centre = [round(x + dx, 12), axle, round(z + dz, 12)]
+            name = f"wheel_{k}_{end}{side}"
+            bodies.append({"name": name, "shape": wheel_hull(r, width), "position": centre,
+                           "mass": 30, "friction": 1.0})
+            joints.append({"type": "hinge", "body_a": f"chassis_{k}", "body_b": name,
+                           "anchor": centre, "axis": [0, 0, -1],
+                           "drive": {"mode": "velocity", "target": speed,
+                                     "max_force": max_torque}})
+    return bodies, joints
+
+
+def jeeps_sand(count_x=4, count_z=7, speed=2.0, max_torque=1500.0, steps=1200):
+    # The paper's Fig. 14: 28 jeeps wading through sand. 4 x 7 jeeps, 7 m
+    # apart along x and 4.5 m along z, all driving toward +x at 2 rad/s
+    # (0.8 m/s on hard ground), on a 256 x 192 sand bed 0.2 m apart (51 x 38
+    # m), 0.3 m deep over a floor at y = -0.3. 30 iterations as in Table 2.
+    bodies, joints = [], []
+    k = 0
+    for i in range(count_x):
+        for j in range(count_z):
+            x = -20.0 + 7.0 * i
+            z = round(4.5 * (j - (count_z - 1) / 2), 12)
+            b, jj = small_jeep(k, x, z, 0.0, speed, max_torque)
+            bodies += b
+            joints += jj
+            k += 1
+    assert len(bodies) == 140 and len(joints) == 112
+    return {"description": f"The paper's Fig. 14: {k} jeeps (a chassis and four driven wheels "
+                           f"each: 140 bodies, 112 hinges) drive toward +x at {speed:g} rad/s "
+                           "through a 256 x 192 sand bed (0.2 m apart, 0.3 m of dry sand): "
+                           "the wheels sink and leave ruts. Main bodies chassis_0 ... "
+                           f"chassis_{k - 1}. 30 iterations as in Table 2.",
+            "settings": {"dt": DT, "iterations": 30, "gravity": [0, -9.81, 0], "steps": steps},
+            "sand": {"columns": 256, "rows": 192, "spacing": 0.2, "position": [4.0, -0.3, 0],
+                     "depth": 0.3},
+            "bodies": bodies, "joints": joints}
+
+
+def sail_grid(name, luff_bottom, luff_top, leech_bottom, leech_top, rows, cols):
+    # A four-sided sail: `rows` vertices up the luff (the edge on the mast),
+    # `cols` across from luff to leech, two triangles per quad.
+    def lerp(a, b, t):
+        return [a[i] + (b[i] - a[i]) * t for i in range(3)]
+    vertices = []
+    for i in range(rows):
+        t = i / (rows - 1)
+        luff, leech = lerp(luff_bottom, luff_top, t), lerp(leech_bottom, leech_top, t)
+        for j in range(cols):
+            vertices.append([round(c, 12) + 0.0 for c in lerp(luff, leech, j / (cols - 1))])
+    triangles = []
+    for i in range(rows - 1):
+        for j in range(cols - 1):
+            a, b = i * cols + j, i * cols + j + 1
+            c, d = a + cols, b + cols
+            triangles += [[a, b, d], [a, d, c]]
+    return {"name": name, "vertices": vertices, "triangles": triangles}
+
+
+def sailboat(wind=8.0, steps=1800):
+    # The paper's Fig. 13: a sailboat on Gerstner waves with a shallow-water
+    # wake. A hull (a pointed prism 4 m long, 1.2 m wide, 0.6 m deep, with a
+    # keel and a 5 m mast: one compound of 250 kg), a 200 kg ballast bulb
+    # under the keel (fixed joint), a boom (the steering bar) on a vertical
+    # hinge at the mast held by a position drive, and two cloth sails of 60
+    # particles each: the main on the mast and the boom, the jib on the
+    # mast's fore side and tied to the bow. The wind blows toward +x, from
+    # astern; the boom stands across it (along +z).
+    half_len, beam, depth = 2.0, 1.2, 0.6
+    plan = [[-half_len, -beam / 2], [1.0, -beam / 2], [half_len, 0.0], [1.0, beam / 2],
+            [-half_len, beam / 2]]
+    hull_points = [[x, y, z] for x, z in plan for y in (-depth / 2, depth / 2)]
+    # Volumes and centroids of the children, for the compound's centre of mass.
+    area = 3.0 * beam + 0.5 * 1.0 * beam
+    hull_cx = (3.0 * beam * (-0.5) + 0.5 * beam * (1.0 + 1.0 / 3.0)) / area
+    keel = {"size": [1.2, 0.9, 0.08], "pos": [0.2, -depth / 2 - 0.45, 0]}
+    mast_r, mast_len, mast_x = 0.06, 5.0, 0.3
+    mast = {"pos": [mast_x, depth / 2 + mast_len / 2, 0]}
+    pole = {"size": [0.06, 0.06, 2.0], "pos": [mast_x, depth / 2 + 0.5, -1.0 - mast_r]}
+    parts = [(area * depth, [hull_cx, 0, 0]),
+             (0.06 * 0.06 * 2.0, pole["pos"]),
+             (1.2 * 0.9 * 0.08, keel["pos"]),
+             (math.pi * mast_r ** 2 * (mast_len - 2 * mast_r) + 4 / 3 * math.pi * mast_r ** 3,
+              mast["pos"])]
+    volume = sum(v for v, _ in parts)
+    com = [sum(v * c[i] for v, c in parts) / volume for i in range(3)]
+    # Where the user frame's origin goes in the world: the hull floats about
+    # 0.1 m deep (458 kg on 4.2 m^2 of waterplane, less the keel's volume).
+    origin = [0.0, 0.2, 0.0]
+
+    def world(p):
+        return [round(origin[i] + p[i], 12) + 0.0 for i in range(3)]
+    hull = {"name": "hull", "mass": 250, "friction": 0.5,
+            "shape": {"type": "compound", "children": [
+                {"shape": {"type": "convex_hull", "points": hull_points}},
+                {"shape": {"type": "box", "size": keel["size"]}, "position": keel["pos"]},
+                {"shape": {"type": "capsule", "radius": mast_r,
+                           "half_height": mast_len / 2 - mast_r}, "position": mast["pos"]},
+                {"shape": {"type": "box", "size": pole["size"]}, "position": pole["pos"]}]},
+            "position": world(com)}
+    ballast_pos = [0.2, -depth / 2 - 0.9 - 0.1, 0]
+    ballast = {"name": "ballast", "shape": {"type": "box", "size": [0.7, 0.2, 0.2]},
+               "mass": 200, "position": world(ballast_pos)}
+    boom_y = depth / 2 + 0.5
+    boom_len = 2.0
+    boom = {"name": "boom", "shape": {"type": "box", "size": [0.06, 0.06, boom_len]},
+            "mass": 5, "position": world([mast_x, boom_y, boom_len / 2 + mast_r])}
+    mast_top = depth / 2 + mast_len - 0.2
+    # The main: luff up the mast, foot along the boom (toward +z).
+    main = sail_grid("main", world([mast_x, boom_y + 0.08, mast_r + 0.02]),
+                     world([mast_x, mast_top, mast_r + 0.02]),
+                     world([mast_x, boom_y + 0.08, boom_len + mast_r]),
+                     world([mast_x, mast_top - 0.3, 0.5]), 10, 6)
+    # The jib: the main's mirror on the other side (-z), its foot along a
+    # whisker pole fixed to the mast (part of the hull): wing on wing, the two
+    # sails' turning moments cancel while the boom stands square.
+    jib = sail_grid("jib", world([mast_x, boom_y + 0.08, -mast_r - 0.02]),
+                    world([mast_x, mast_top, -mast_r - 0.02]),
+                    world([mast_x, boom_y + 0.08, -boom_len - mast_r]),
+                    world([mast_x, mast_top - 0.3, -0.5]), 10, 6)
+    # Heavy sailcloth, 1 kg/m^2, with edges of 2 kN/m: stiff enough that the
+    # sails stretch under 10% in this wind, and no stiffer than the 30
+    # iterations resolve for 0.12 kg particles (docs/fields.md, "Cloth").
+    cloth_stiffness = 2000.0
+    for sail in (main, jib):
+        sail.update({"areal_density": 1.0, "stretch_stiffness": cloth_stiffness,
+                     "bend_stiffness": 20.0})
+    joints = [{"type": "fixed", "body_a": "hull", "body_b": "ballast",
+               "anchor": world([0.2, -depth / 2 - 0.9, 0])},
+              {"type": "hinge", "body_a": "hull", "body_b": "boom",
+               "anchor": world([mast_x, boom_y, 0]), "axis": [0, 1, 0],
+               "drive": {"mode": "position", "target": 0, "stiffness": 5000.0,
+                         "damping": 200.0}}]
+    # Ties, as in the paper "linked to the sailboat via spring constraints":
+    # each luff vertex to the mast, each foot vertex to the boom (main) or the
+    # pole (jib), zero-length springs as stiff as the cloth's edges.
+    def tie(body, particle, p):
+        joints.append({"type": "spring", "body_a": body, "body_b": particle, "anchor_a": p,
+                       "anchor_b": p, "rest_length": 0, "stiffness": cloth_stiffness})
+    for sail, rows, cols in ((main, 10, 6), (jib, 10, 6)):
+        for i in range(rows):  # the luff on the mast
+            k = i * cols
+            tie("hull", f"{sail['name']}_{k}", sail["vertices"][k])
+    for j in range(1, 6):  # the feet: the main's on the boom, the jib's on the pole
+        tie("boom", f"main_{j}", main["vertices"][j])
+        tie("hull", f"jib_{j}", jib["vertices"][j])
+    return {"description": "The paper's Fig. 13: a sailboat (a 250 kg hull with keel and mast, a "
+                           "200 kg ballast bulb on a fixed joint, a boom on a steering hinge, "
+                           "two cloth sails of 60 particles and 90 triangles each, wing on wing: "
+                           "123 bodies, 2 joints and 30 springs tying the sails) on Gerstner waves with a "
+                           f"shallow-water wake; the wind blows toward +x at {wind:g} m/s. The "
+                           "steering hinge (hull to boom) is the only hinge. 30 iterations as in Table 2.",
+            "settings": {"dt": DT, "iterations": 30, "gravity": [0, -9.81, 0], "steps": steps},
+            "water": {"level": 0.0, "waves": [
+                {"amplitude": 0.12, "wavelength": 14.0, "direction": [1, 0, 0.3], "steepness": 0.5},
+                {"amplitude": 0.06, "wavelength": 6.0, "direction": [0.8, 0, -0.6],
+                 "steepness": 0.4}],
+                "columns": 160, "rows": 160, "spacing": 0.4, "centre": [15.0, 0, 0]},
+            "wind": {"velocity": [wind, 0, 0]},
+            "bodies": [hull, ballast, boom], "cloths": [main, jib], "joints": joints}
+
+
 GENERATORS = {
     "spring_net.json": spring_net,
     "box_chain.json": box_chain,
@@ -731,6 +924,9 @@ GENERATORS = {
     "gear_linkage.json": gear_linkage,
     "pile_50_heavy.json": lambda: pile(50, 60, mass_fraction=0.4, speed=30.0, approach=0.25),
     "jeep_bridge.json": jeep_bridge,
+    "robot_dog_sand.json": dog_on_sand,
+    "jeeps_sand.json": jeeps_sand,
+    "sailboat.json": sailboat,
 }
 
 if __name__ == "__main__":

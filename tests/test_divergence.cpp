@@ -47,8 +47,12 @@ TEST(Divergence, SliderWithALightBodyAKeepsItsEnergy) {
   // the heavy one far along the rail: 1e5 m/s within 170 steps. Implicit Euler
   // only loses energy, but 20 iterations do not converge a 1000:1 pair: the
   // first step, which locks the light body's spin to the heavy one, gains up
-  // to 2.6% (measured), and the next 599 steps 0.3% more. 5% and 1% leave
-  // room for round-off and catch any return of the growth.
+  // to 2.6% (measured). Over the next 599 steps the 3:1 pair gains 1.9% more
+  // (the 100:1 and 1000:1 pairs under 0.1%). Before free islands kept their
+  // momentum (solver/island_momentum.h) this read 0.3%: the unconverged
+  // sweeps gave the pair 12% of spurious momentum (0.12 kg m/s along x,
+  // where it has none), whose decay hid the gain. 5% and 2.5% leave room for
+  // round-off and catch any return of the growth; the momentum is now exact.
   for (const Real ratio : {3.0, 100.0, 1000.0}) {
     WorldDef def = default_world_def();
     def.gravity = {0, 0, 0};
@@ -72,7 +76,12 @@ TEST(Divergence, SliderWithALightBodyAKeepsItsEnergy) {
     const double first = kinetic_energy(w);
     EXPECT_LE(first, 1.05 * start) << "ratio " << ratio;
     for (int s = 1; s < 600; ++s) ASSERT_TRUE(w.step().ok) << "ratio " << ratio << ", step " << s;
-    EXPECT_LE(kinetic_energy(w), 1.01 * first) << "ratio " << ratio;
+    EXPECT_LE(kinetic_energy(w), 1.025 * first) << "ratio " << ratio;
+    // In free space the pair keeps the momentum it started with: 1 kg m/s along z.
+    const Vec3 p =
+        w.body_mass(a) * w.body_state(a).velocity + w.body_mass(b) * w.body_state(b).velocity;
+    EXPECT_NEAR(p.x, 0, 1e-9) << "ratio " << ratio;
+    EXPECT_NEAR(p.z, 1, 1e-9) << "ratio " << ratio;
   }
 }
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "output/recording.h"
-#include "output/shape_mesh.h"
+#include "shapes/shape_mesh.h"
 
 namespace pabd {
 namespace {

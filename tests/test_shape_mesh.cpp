@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "output/shape_mesh.h"
 #include "shapes/mass_properties.h"
+#include "shapes/shape_mesh.h"
 #include "shapes/triangle_mesh.h"
 
 namespace pabd {

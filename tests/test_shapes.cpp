@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "output/shape_mesh.h"
 #include "pabd/scene.h"
 #include "pabd/world.h"
 #include "shapes/body_aabb.h"
 #include "shapes/mass_properties.h"
 #include "shapes/shape_data.h"
+#include "shapes/shape_mesh.h"
 
 namespace pabd {
 namespace {

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "output/shape_mesh.h"
+#include "shapes/shape_mesh.h"
 
 namespace {
 

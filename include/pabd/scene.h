@@ -42,6 +42,13 @@ struct Scene {
   /// Body pairs that never collide (World::disable_collision), by name: a
   /// robot model's parent and child links joined through a chain of joints.
   std::vector<std::pair<std::string, std::string>> no_collision;
+  /// Fields beside the bodies (docs/scene-format.md, "Sand, water, wind and
+  /// cloth"): built after the bodies and before the joints, so joints may
+  /// name the sand body and the cloths' particles ("NAME_INDEX").
+  std::optional<SandDef> sand;
+  std::optional<WaterDef> water;
+  std::optional<WindDef> wind;
+  std::vector<ClothDef> cloths;
   /// Things the loader left out on purpose, one line each, for the user to see
   /// (a robot model's visual elements).
   std::vector<std::string> notices;

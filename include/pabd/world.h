@@ -23,6 +23,7 @@
 #include <variant>
 #include <vector>
 
+#include "pabd/fields.h"
 #include "pabd/math.h"
 
 namespace pabd {
@@ -641,6 +642,32 @@ class World {
   /// direction, a zero direction, or a max_distance < 0 or NaN.
   std::optional<RayHit> raycast(Vec3 origin, Vec3 direction, Real max_distance,
                                 std::uint32_t mask = 0xffffffffu) const;
+
+  /// Fields beside the bodies (pabd/fields.h, docs/fields.md), coupled each
+  /// step: the bodies feel them at the start of a step, and they move on
+  /// after it. One sand bed and one body of water at most.
+  /// Adds the sand bed: a static height-field body named def.name, whose
+  /// heights the bodies then press. Throws Error on invalid input or a second bed.
+  BodyId add_sand(const SandDef& def);
+  /// Adds the water. Throws Error on invalid input or a second body of water.
+  void add_water(const WaterDef& def);
+  /// Sets the wind on cloth (replaces the last). Throws Error on invalid input.
+  void set_wind(const WindDef& def);
+  /// Adds a cloth: its particle bodies and springs. Returns the body slot of
+  /// its first particle (the others follow in vertex order). Throws Error on
+  /// invalid input (no triangles, indices out of range, a degenerate triangle).
+  int add_cloth(const ClothDef& def);
+  /// The sand and water surfaces, as they stand now (sand first).
+  int surface_count() const;
+  SurfaceInfo surface(int index) const;
+  /// The cloths, in the order added.
+  int cloth_count() const;
+  ClothInfo cloth(int index) const;
+  /// Volume of sand above its floor [m^3]; 0 without sand.
+  double sand_volume() const;
+  /// Height of the water surface at world (x, z) now: waves plus wake [m].
+  /// Throws Error without water.
+  Real water_height(Real x, Real z) const;
 
   /// FNV-1a hash of the bit patterns of every body's state (determinism checks).
   std::uint64_t state_hash() const;

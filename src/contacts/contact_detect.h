@@ -93,6 +93,15 @@ class ContactDetector {
   Real separation(int k) const { return cur_.separation[k]; }
   /// Feature id of contact k (contact_manifold.h).
   std::uint32_t feature(int k) const { return cur_.feature[k]; }
+  /// The mass resting on body i at the last detection, its own included
+  /// (contact_load.h's M_i) [kg]; 0 before any detection.
+  Real supported_mass(int i) const {
+    return std::size_t(i) < supported_mass_.size() ? supported_mass_[std::size_t(i)] : Real(0);
+  }
+  /// U_i: the sum of the verticality of body i's supports (contact_load.h).
+  Real support_weight(int i) const {
+    return std::size_t(i) < support_weight_.size() ? support_weight_[std::size_t(i)] : Real(0);
+  }
   /// Stage times of the last detection [ms].
   struct Timings {
     double broadphase = 0, narrowphase = 0, setup = 0, load = 0;

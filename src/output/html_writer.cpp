@@ -52,7 +52,7 @@
 #include "output/player_assets.h"
 #endif
 #include "output/recording.h"
-#include "output/shape_mesh.h"
+#include "shapes/shape_mesh.h"
 
 #ifndef PABD_HAVE_PLAYER
 #define PABD_HAVE_PLAYER 0

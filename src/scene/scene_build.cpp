@@ -69,6 +69,20 @@ World build_world(const Scene& scene, const WorldDef& settings) {
     ids.emplace(def.name.empty() ? std::to_string(i) : def.name, id);
   }
 
+  // Fields: the sand body and the cloths' particles may be joint ends.
+  if (scene.sand)
+    ids.emplace(scene.sand->name,
+                at_path(scene, "/sand", [&] { return world.add_sand(*scene.sand); }));
+  if (scene.water) at_path(scene, "/water", [&] { world.add_water(*scene.water); });
+  if (scene.wind) at_path(scene, "/wind", [&] { world.set_wind(*scene.wind); });
+  for (std::size_t i = 0; i < scene.cloths.size(); ++i) {
+    const ClothDef& cloth = scene.cloths[i];
+    const int first =
+        at_path(scene, "/cloths/" + std::to_string(i), [&] { return world.add_cloth(cloth); });
+    for (std::size_t k = 0; k < cloth.vertices.size(); ++k)
+      ids.emplace(cloth.name + "_" + std::to_string(k), world.body_at(first + static_cast<int>(k)));
+  }
+
   // A name the parser did not check (a Scene built in code) is reported, not dereferenced.
   const auto body = [&](const SceneJoint& joint, const std::string& name, const char* key) {
     const auto it = ids.find(name);

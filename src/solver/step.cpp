@@ -5,6 +5,7 @@
 #include "solver/step.h"
 
 #include "core/stage_clock.h"
+#include "solver/island_momentum.h"
 #include "solver/step_stages.h"
 
 namespace pabd {
@@ -17,6 +18,7 @@ StepResult pabd_step(StepContext& ctx) {
   warm_start_stage(ctx);
   observe(ctx, -1);
   iterate_stage(ctx);
+  island_momentum_stage(ctx);
   velocities_stage(ctx);
   restitution_stage(ctx);
   ctx.timings.total_ms = ms_since(start);

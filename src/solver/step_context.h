@@ -25,6 +25,11 @@ struct StepBuffers {
   /// The restitution stage's (contacts/contact_restitution.h): per contact, per body.
   std::vector<Real> restitution_impulse, restitution_delta;
   std::vector<int> restitution_share;
+  /// The island momentum stage's (solver/island_momentum.h): per body.
+  std::vector<int> island_parent, island_size;
+  std::vector<std::uint8_t> island_held, island_root_held;
+  std::vector<double> island_mass;
+  std::vector<Vec3> island_excess;
 };
 
 /// The step's settings, read once from WorldDef.

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "output/shape_mesh.h"
+#include "shapes/shape_mesh.h"
 #include "viewer/gl.h"
 
 namespace pabd::viewer {

@@ -1,5 +1,5 @@
 // OpenGL 3.3 drawing of a World: one vertex buffer per distinct shape mesh
-// (src/output/shape_mesh.h), drawn per body with its model matrix and colour
+// (src/shapes/shape_mesh.h), drawn per body with its model matrix and colour
 // under simple directional lighting; a ground grid; lines for joints, the
 // last step's contacts and the mouse spring.
 #pragma once

@@ -15,6 +15,7 @@
 #include "solver/colouring.h"
 #include "solver/step_context.h"
 #include "world/energy_audit.h"
+#include "world/field_state.h"
 #include "world/joint_table.h"
 #include "world/raycast_tree.h"
 
@@ -106,6 +107,15 @@ class WorldImpl {
   /// pabd::Error naming the first pair of bodies within the contact margin;
   /// returns the milliseconds the check took.
   double reject_contacts_for_avbd();
+
+  // Fields beside the bodies (world_fields.cpp, world_cloth.cpp).
+  FieldState fields;
+  /// Before the step: the water's and the wind's forces on the bodies.
+  void fields_before_step();
+  /// After the step: the sand pressed and slid, the wake raised and moved on.
+  void fields_after_step();
+  /// The wind's push on every cloth triangle, shared by its vertices.
+  void apply_wind_forces();
 
   /// World::raycast's BVH over the current boxes, built by the first raycast
   /// after a change (world_raycast.cpp); invalidated by whatever moves or adds bodies.

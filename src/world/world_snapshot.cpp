@@ -11,6 +11,7 @@
 // The model (shapes, masses, which bodies each bond joins) is not stored: a
 // fingerprint of it is, and a snapshot restores only into a world with the
 // same one, built from the same scene. Settings are the caller's.
+#include <algorithm>
 #include <cstring>
 
 #include "core/fnv1a.h"
@@ -21,7 +22,7 @@ namespace pabd {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'A', 'B', 'D', 'S', 'N', 'A', 'P'};
-constexpr std::uint32_t kFormatVersion = 2;  // 2: joint efforts
+constexpr std::uint32_t kFormatVersion = 3;  // 2: joint efforts; 3: sand and wake
 
 /// FNV-1a over the model a snapshot belongs to: body count, static flags and
 /// masses, bond count, kinds and end bodies.
@@ -40,6 +41,10 @@ std::uint64_t model_fingerprint(const WorldImpl& w) {
     mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(w.bonds.end_body[2 * i + 1])));
   }
   for (std::uint64_t key : w.no_collision_pairs) mix(key);  // none: the fingerprint of before
+  // The fields' grids (none: the fingerprint of before).
+  const FieldState& f = w.fields;
+  if (f.has_sand) mix((std::uint64_t(f.sand.columns) << 32) | std::uint64_t(f.sand.rows));
+  if (f.has_water) mix((std::uint64_t(f.wake.columns()) << 32) | std::uint64_t(f.wake.rows()));
   return h.value();
 }
 
@@ -96,6 +101,24 @@ std::vector<std::uint8_t> World::save_state() const {
   out.value(static_cast<std::int32_t>(w.avbd.history_bodies));
   // Contacts.
   w.contacts.save_state(out);
+  // The fields' state: the sand's heights and what the model keeps per
+  // vertex and per body, the wake's grid.
+  const FieldState& f = w.fields;
+  if (f.has_sand) {
+    out.array(f.sand_shape->height_field.height);
+    out.array(f.sand.pressed);
+    out.array(f.sand.covered);
+    out.array(f.covered_before);
+    for (int x : {f.sand.active_c0, f.sand.active_c1, f.sand.active_r0, f.sand.active_r1})
+      out.value(static_cast<std::int32_t>(x));
+  }
+  if (f.has_water) {
+    out.array(f.wake.eta());
+    out.array(f.wake.u());
+    out.array(f.wake.w());
+    out.array(f.wake_thickness);
+    out.value(static_cast<std::uint8_t>(f.wake_primed));
+  }
   return out.take();
 }
 
@@ -154,7 +177,56 @@ void World::restore_state(const std::uint8_t* data, std::size_t size) {
   avbd.history_step = in.value<std::int64_t>();
   avbd.history_bodies = in.value<std::int32_t>();
   w.contacts.load_state(in, w.body_count());
+  FieldState& f = w.fields;
+  std::vector<Real> sand_height, pressed, eta, u, wf, thickness;
+  std::vector<std::uint8_t> covered;
+  std::vector<int> covered_before;
+  std::int32_t active[4] = {1, 0, 1, 0};
+  bool primed = false;
+  if (f.has_sand) {
+    const std::size_t n = std::size_t(f.sand.vertex_count());
+    sand_height = f.sand_shape->height_field.height;
+    in.array(sand_height, "sand heights");
+    pressed = f.sand.pressed;
+    in.array(pressed, "sand state");
+    covered = f.sand.covered;
+    in.array(covered, "sand state");
+    in.any_array(covered_before, n, "sand state");
+    for (std::int32_t& x : active) x = in.value<std::int32_t>();
+    for (const int v : covered_before)
+      if (v < 0 || std::size_t(v) >= n) throw Error("restore_state: corrupt snapshot (sand)");
+    for (const Real h : sand_height)
+      if (!(h >= 0)) throw Error("restore_state: corrupt snapshot (sand heights)");
+  }
+  if (f.has_water) {
+    eta = f.wake.eta();
+    u = f.wake.u();
+    wf = f.wake.w();
+    thickness = f.wake_thickness;
+    for (auto* v : {&eta, &u, &wf, &thickness}) in.array(*v, "wake");
+    primed = in.value<std::uint8_t>() != 0;
+  }
   in.finish();
+
+  if (f.has_sand) {
+    // Copied in: the height field's view and the bed point at this storage.
+    std::copy(sand_height.begin(), sand_height.end(), f.sand_shape->height_field.height.begin());
+    f.sand.pressed = std::move(pressed);
+    f.sand.covered = std::move(covered);
+    f.covered_before = std::move(covered_before);
+    f.sand.active_c0 = active[0];
+    f.sand.active_c1 = active[1];
+    f.sand.active_r0 = active[2];
+    f.sand.active_r1 = active[3];
+    refresh_sand_surface(f);
+  }
+  if (f.has_water) {
+    f.wake.eta() = std::move(eta);
+    f.wake.u() = std::move(u);
+    f.wake.w() = std::move(wf);
+    f.wake_thickness = std::move(thickness);
+    f.wake_primed = primed;
+  }
 
   w.steps_taken = steps;
   w.bodies = std::move(b);
@@ -167,8 +239,8 @@ void World::restore_state(const std::uint8_t* data, std::size_t size) {
   w.raycast_tree.invalidate();  // other poses
   w.any_applied = w.any_damping = w.any_collision_filter = false;
   for (std::size_t i = 0; i < nb; ++i) {
-    const Vec3 f = w.bodies.applied_force[i], t = w.bodies.applied_torque[i];
-    w.any_applied = w.any_applied || dot(f, f) != 0 || dot(t, t) != 0;
+    const Vec3 force = w.bodies.applied_force[i], torque = w.bodies.applied_torque[i];
+    w.any_applied = w.any_applied || dot(force, force) != 0 || dot(torque, torque) != 0;
     w.any_damping =
         w.any_damping || w.bodies.linear_damping[i] != 0 || w.bodies.angular_damping[i] != 0;
     w.any_collision_filter =

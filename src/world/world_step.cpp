@@ -95,6 +95,7 @@ void add_joint_efforts(WorldImpl& w) {
 StepResult WorldImpl::step() {
   raycast_tree.invalidate();  // the bodies move
   add_joint_efforts(*this);
+  fields_before_step();
   if (topology_dirty) {
     build_topology();
     energy_audit.restart();
@@ -118,6 +119,7 @@ StepResult WorldImpl::step() {
   }
   ++steps_taken;
   result.step = steps_taken;
+  if (result.ok) fields_after_step();
   audit_after_step(*this, result);
   // Forces and torques were for this step only.
   if (any_applied) {

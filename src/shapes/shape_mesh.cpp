@@ -1,4 +1,4 @@
-#include "output/shape_mesh.h"
+#include "shapes/shape_mesh.h"
 
 #include <cmath>
 #include <numbers>
