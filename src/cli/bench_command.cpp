@@ -372,6 +372,8 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
   base.loaded = true;
   base.bodies = static_cast<int>(std::count_if(scene.bodies.begin(), scene.bodies.end(),
                                                [](const BodyDef& b) { return !b.is_static; }));
+  for (const ClothDef& cloth : scene.cloths)  // a cloth's particles are moving bodies too
+    base.bodies += static_cast<int>(cloth.vertices.size());
   base.joints = static_cast<int>(scene.joints.size());
   base.iterations = scene.settings.iterations;
   if (a.max_bodies > 0 && base.bodies > a.max_bodies) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "avbd/avbd_step.h"
+#include "core/stage_clock.h"
 #include "bonds/bond_kernels.h"
 #include "contacts/contact_kernels.h"
 #include "solver/step.h"
@@ -95,7 +96,9 @@ void add_joint_efforts(WorldImpl& w) {
 StepResult WorldImpl::step() {
   raycast_tree.invalidate();  // the bodies move
   add_joint_efforts(*this);
+  const auto fields_start = StageClock::now();
   fields_before_step();
+  double fields_ms = ms_since(fields_start);
   if (topology_dirty) {
     build_topology();
     energy_audit.restart();
@@ -119,7 +122,12 @@ StepResult WorldImpl::step() {
   }
   ++steps_taken;
   result.step = steps_taken;
-  if (result.ok) fields_after_step();
+  if (result.ok) {
+    const auto after_start = StageClock::now();
+    fields_after_step();
+    fields_ms += ms_since(after_start);
+  }
+  timings.fields_ms = fields_ms;
   audit_after_step(*this, result);
   // Forces and torques were for this step only.
   if (any_applied) {
