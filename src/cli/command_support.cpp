@@ -47,6 +47,7 @@ void StepSamples::add(double wall_ms, const StageTimings& t, int contact_count) 
   dual.push_back(t.dual_ms);
   velocities.push_back(t.velocities_ms);
   total.push_back(t.total_ms);
+  fields.push_back(t.fields_ms);
   // Everything but collision detection: the paper's t_solve.
   solver.push_back(t.predict_ms + t.bonds_ms + t.solve_ms + t.dual_ms + t.velocities_ms);
 }
@@ -62,7 +63,8 @@ std::vector<std::pair<const char*, const std::vector<double>*>> StepSamples::sta
           {"solve", &solve},
           {"dual", &dual},
           {"velocities", &velocities},
-          {"total", &total}};
+          {"total", &total},
+          {"fields", &fields}};
 }
 
 std::string step_failure_text(const StepResult& result, const std::string& body) {
