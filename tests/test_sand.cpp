@@ -151,6 +151,19 @@ TEST(Sand, ALighterBoxSinksLess) {
   EXPECT_NEAR(light.sinkage() / heavy.sinkage(), std::pow(0.25, 1 / 1.1), 0.05);
 }
 
+TEST(Sand, TheRutStaysWhenTheBoxIsGone) {
+  BoxOnSand s(400, 0);
+  for (int i = 0; i < 180; ++i) ASSERT_TRUE(s.world.step().ok);
+  const Real depth = s.sinkage();
+  s.world.remove_body(s.box);
+  for (int i = 0; i < 120; ++i) ASSERT_TRUE(s.world.step().ok);
+  // The centre vertex (30, 30) of the 61 x 61 bed is still as deep as the box
+  // pressed it: the rut's walls (19 mm over a 5 cm cell, a slope of 0.38) are
+  // below the angle of repose (tan 30 degrees = 0.58), so nothing slides in.
+  const SurfaceInfo sand = s.world.surface(0);
+  EXPECT_NEAR(sand.height[std::size_t(30 * 61 + 30)], 0.3 - depth, 1e-3);
+}
+
 TEST(Sand, SnapshotsAndThreadCountsGiveTheSameBits) {
   BoxOnSand a(400, 0.1, 1), b(400, 0.1, 2);
   for (int i = 0; i < 30; ++i) {
