@@ -47,5 +47,7 @@ void bind_shapes(py::module_& m);
 void bind_building(py::class_<pabd::World>& world);
 /// Joint names, efforts, drives and per-joint arrays (bind_joints.cpp).
 void bind_joints(py::class_<pabd::World>& world);
+/// Sand and water surfaces, cloths, the sand's volume, the water's height (bind_fields.cpp).
+void bind_fields(py::class_<pabd::World>& world);
 
 }  // namespace pabd_python

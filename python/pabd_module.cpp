@@ -140,6 +140,7 @@ PYBIND11_MODULE(pabd, m) {
                           "load_scene or parse_scene for one from a scene");
   pabd_python::bind_building(world);
   pabd_python::bind_joints(world);
+  pabd_python::bind_fields(world);
   world
       .def(
           "step",

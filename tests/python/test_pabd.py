@@ -309,6 +309,38 @@ class Joints(unittest.TestCase):
         self.assertEqual(w.joint_kinds[w.find_joint("pivot")], "hinge")
 
 
+class Fields(unittest.TestCase):
+    def test_the_sand_keeps_its_volume_and_shows_the_dogs_footprints(self):
+        w = pabd.load_scene(os.path.join(SCENES, "robot_dog_sand.json"))
+        volume = w.sand_volume()
+        (sand,) = w.surfaces()
+        self.assertEqual(sand["kind"], "sand")
+        self.assertEqual(sand["heights"].shape, (256, 256))
+        self.assertTrue(np.all(sand["heights"] == 0.0))  # flat at y = 0 to start
+        w.step(120)
+        heights = w.surfaces()[0]["heights"]
+        self.assertLess(heights.min(), -0.005)  # footprints
+        self.assertGreater(heights.max(), 0.0)  # the sand pushed aside
+        # Moves between vertices: the volume to rounding.
+        self.assertAlmostEqual(w.sand_volume(), volume, delta=1e-9 * volume)
+
+    def test_the_sails_are_cloths_of_particle_bodies_and_the_water_has_waves(self):
+        w = pabd.load_scene(os.path.join(SCENES, "sailboat.json"))
+        cloths = w.cloths()
+        self.assertEqual([c["name"] for c in cloths], ["main", "jib"])
+        for c in cloths:
+            self.assertEqual(c["particles"].shape, (60,))
+            self.assertEqual(c["triangles"].shape, (90, 3))
+            self.assertTrue(np.all(c["triangles"] < 60))
+        self.assertEqual(w.body_names[int(cloths[0]["particles"][7])], "main_7")
+        (water,) = w.surfaces()
+        self.assertEqual(water["kind"], "water")
+        # The surface at a grid vertex is the height water_height gives there.
+        x = water["x0"] + 10 * water["spacing"]
+        z = water["z0"] + 20 * water["spacing"]
+        self.assertAlmostEqual(water["heights"][20, 10], w.water_height(x, z), delta=1e-12)
+
+
 class Contacts(unittest.TestCase):
     def test_contact_arrays_are_consistent_and_carry_the_stack(self):
         w = ground_world()
