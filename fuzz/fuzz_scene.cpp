@@ -17,6 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text(reinterpret_cast<const char*>(data), size);
   pabd::SceneLimits limits;
   limits.max_bodies = 10'000;
+  limits.max_grid_vertices = 256 * 256;  // sand and wake grids: memory, not coverage
   try {
     const pabd::Scene scene = pabd::parse_scene_with_limits(text, PABD_FUZZ_SCENE_LABEL, limits);
     const pabd::World world = pabd::build_world(scene, scene.settings);

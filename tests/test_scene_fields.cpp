@@ -6,6 +6,7 @@
 #include <string>
 
 #include "pabd/scene.h"
+#include "scene/scene_limits.h"
 
 namespace pabd {
 namespace {
@@ -95,6 +96,27 @@ TEST(SceneFields, BadValuesAreOneLineAtTheirPath) {
        "test.json: /cloths/0/name: expected the cloth's name, but the key is missing"},
   };
   for (const Case& c : cases) EXPECT_EQ(error_of(c.text), c.expected) << c.text;
+  // The cloths' particles count as bodies against the format's limits
+  // (scene_limits.h), as the fuzzer's lower ones do.
+  SceneLimits limits;
+  limits.max_bodies = 4;
+  limits.max_grid_vertices = 100;
+  auto limited = [&](const std::string& text) {
+    try {
+      parse_scene_with_limits(text, kFile, limits);
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(limited(std::string(R"({"bodies": [{"name": "a", "shape": {"type": "sphere",
+                                   "radius": 1}}, {"name": "b", "shape": {"type": "sphere",
+                                   "radius": 1}}], "cloths": [)") +
+                    kSail + "]}"),
+            "test.json: /cloths/0/vertices: expected at most 4 bodies in the scene, cloth "
+            "particles included, got 5");
+  EXPECT_EQ(limited(R"({"bodies": [], "sand": {"columns": 11, "rows": 10}})"),
+            "test.json: /sand: expected at most 100 grid vertices, got 11 x 10");
 }
 
 }  // namespace

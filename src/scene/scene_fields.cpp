@@ -10,7 +10,7 @@ using namespace scene_reader;
 namespace {
 
 /// The largest grid side a scene may ask for (a 4096 x 4096 grid is 16.8M vertices).
-constexpr long long kMaxGridSide = 4096;
+constexpr long long kMaxGridSide = 4096;  // per side; SceneLimits bounds the vertices
 /// The most particles one cloth may have.
 constexpr long long kMaxClothVertices = 1'000'000;
 
@@ -147,24 +147,46 @@ ClothDef read_cloth(const Reader& r, const json& v, const std::string& path) {
   return d;
 }
 
+/// A grid of columns x rows vertices within the limits, or an error at `path`.
+void check_grid(const Reader& r, const std::string& path, int columns, int rows,
+                const SceneLimits& limits) {
+  const long long n = static_cast<long long>(columns) * rows;
+  if (n > limits.max_grid_vertices)
+    r.fail_at(path, "expected at most " + std::to_string(limits.max_grid_vertices) +
+                        " grid vertices, got " + std::to_string(columns) + " x " +
+                        std::to_string(rows));
+}
+
 }  // namespace
 
-void read_fields(const Reader& r, const json& root, Scene& scene, BodyNameIndex& names) {
+void read_fields(const Reader& r, const json& root, Scene& scene, BodyNameIndex& names,
+                 const SceneLimits& limits) {
   if (root.contains("sand")) {
     scene.sand = read_sand(r, root.at("sand"), "/sand");
+    check_grid(r, "/sand", scene.sand->columns, scene.sand->rows, limits);
     add_name(r, root.at("sand").contains("name") ? "/sand/name" : "/sand", scene.sand->name,
              kSandBodyIndex, names);
   }
-  if (root.contains("water")) scene.water = read_water(r, root.at("water"), "/water");
+  if (root.contains("water")) {
+    scene.water = read_water(r, root.at("water"), "/water");
+    check_grid(r, "/water", scene.water->columns, scene.water->rows, limits);
+  }
   if (root.contains("wind")) scene.wind = read_wind(r, root.at("wind"), "/wind");
   if (root.contains("cloths")) {
     const json& cloths = root.at("cloths");
     if (!cloths.is_array())
       r.fail_at("/cloths", "expected an array of cloths, got " + describe(cloths));
+    long long particles = 0;
     for (std::size_t i = 0; i < cloths.size(); ++i) {
       const std::string path = child("/cloths", i);
       scene.cloths.push_back(read_cloth(r, cloths[i], path));
       const ClothDef& c = scene.cloths.back();
+      particles += static_cast<long long>(c.vertices.size());
+      if (static_cast<long long>(scene.bodies.size()) + particles > limits.max_bodies)
+        r.fail_at(child(path, "vertices"),
+                  "expected at most " + std::to_string(limits.max_bodies) +
+                      " bodies in the scene, cloth particles included, got " +
+                      std::to_string(static_cast<long long>(scene.bodies.size()) + particles));
       for (std::size_t k = 0; k < c.vertices.size(); ++k)
         add_name(r, child(path, "name"), c.name + "_" + std::to_string(k), kClothParticleIndex,
                  names);

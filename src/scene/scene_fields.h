@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "scene/scene_arrays.h"
+#include "scene/scene_limits.h"
 #include "scene/scene_reader.h"
 
 namespace pabd {
@@ -17,8 +18,9 @@ inline constexpr std::size_t kClothParticleIndex = SIZE_MAX - 1;
 
 /// Reads the root's "sand", "water", "wind" and "cloths" into `scene`, and
 /// adds the sand body's and the particles' names to `names` (joints may name
-/// them). Throws SceneError.
+/// them). The grids and the particles count against `limits` (the particles
+/// with the scene's bodies). Throws SceneError.
 void read_fields(const scene_reader::Reader& r, const scene_reader::json& root, Scene& scene,
-                 BodyNameIndex& names);
+                 BodyNameIndex& names, const SceneLimits& limits);
 
 }  // namespace pabd

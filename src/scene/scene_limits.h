@@ -27,7 +27,10 @@ inline constexpr int kMaxJsonDepth = 64;
 /// feed the loader arbitrary bytes (fuzz/) lower max_bodies so that a valid
 /// scene of millions of generated bodies is not mistaken for a leak.
 struct SceneLimits {
-  long long max_bodies = kMaxSceneBodies;  ///< listed and generated bodies together
+  /// Listed and generated bodies together, a cloth's particles included.
+  long long max_bodies = kMaxSceneBodies;
+  /// Vertices of the sand's grid and of the water's wake grid, each.
+  long long max_grid_vertices = 4096LL * 4096LL;
 };
 
 /// parse_scene with explicit limits (the public parse_scene uses the defaults).

@@ -840,7 +840,7 @@ Scene parse_scene_with_limits(const std::string& json_text, const std::string& f
       read_model(r, models[i], child("/models", i), scene, names);
   }
 
-  read_fields(r, root, scene, names);  // sand, water, wind, cloths (scene_fields.cpp)
+  read_fields(r, root, scene, names, limits);  // sand, water, wind, cloths (scene_fields.cpp)
 
   if (root.contains("joints")) {
     const json& joints = root.at("joints");
