@@ -35,9 +35,6 @@ struct SandBed {
   std::vector<Real> pressed;          ///< how far each vertex has been pressed down [m]
   std::vector<std::uint8_t> covered;  ///< a body lies on the vertex this step
   Real tan_repose = Real(0.577);      ///< steepest stable slope [-]
-  /// How many rings of free vertices around a footprint share the sand it
-  /// pushes aside (1: the neighbours only; wider rings make lower berms).
-  int ring_width = 1;
   /// Rectangle of vertices changed since sand_bed_clear_changed (inclusive;
   /// empty when lo > hi): where the height field's bounds and edges need a refresh.
   int changed_c0 = 1, changed_c1 = 0, changed_r0 = 1, changed_r1 = 0;
