@@ -597,7 +597,7 @@ def section_piles(piles, warmup=0):
 def stage_table(piles):
     """The `stage_*_ms` columns of newer `pabd bench` CSVs, as ns per body-iteration."""
     stages = [k for k in (piles[0].keys() if piles else []) if k.startswith("stage_")
-              and k.endswith("_ms") and k != "stage_total_ms"]
+              and k.endswith("_ms") and k not in ("stage_total_ms", "stage_fields_ms")]
     rows = [r for r in piles if r["total_ms"] is not None and all(r.get(k) for k in stages)]
     if not stages or not rows:
         return []

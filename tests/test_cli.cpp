@@ -530,7 +530,7 @@ const char* kBenchCsvHeader =
     "scene,bodies,joints,iterations,threads,steps,collision_ms,solve_ms,total_ms,contacts,"
     "outcome,commit,machine,compiler,stage_detect_ms,stage_broadphase_ms,stage_narrowphase_ms,"
     "stage_contact_setup_ms,stage_contact_load_ms,stage_predict_ms,stage_bonds_ms,"
-    "stage_solve_ms,stage_dual_ms,stage_velocities_ms,stage_total_ms";
+    "stage_solve_ms,stage_dual_ms,stage_velocities_ms,stage_total_ms,stage_fields_ms";
 
 /// The CSV's data rows as maps from column name to text; the header is checked.
 std::vector<std::map<std::string, std::string>> bench_rows(const std::string& csv_path) {

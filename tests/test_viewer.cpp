@@ -1,7 +1,8 @@
 // `pabd view` end to end under a virtual X server: a scripted mouse drag must
 // move the pendulum bob, the report must name it, and the screenshot must be a
 // real picture of the scene; contacts are drawn when asked for, `--threads`
-// sets the solver's threads, and a scene of a few centimetres fills the view.
+// sets the solver's threads, and a scene of a few centimetres fills the view;
+// sand, water and cloth are drawn.
 // Skipped where xvfb-run is missing or the viewer was not built (no GLFW /
 // OpenGL / Dear ImGui).
 
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "output/surface_mesh.h"
 #include "shapes/shape_mesh.h"
 
 namespace {
@@ -345,6 +347,34 @@ TEST_F(Viewer, FollowKeepsTheBodyFramedAsItMoves) {
   const Result bad = view(scene, "--follow nobody --frames 2");
   EXPECT_EQ(bad.status, 2) << bad.output;
   EXPECT_NE(bad.output.find("--follow"), std::string::npos) << bad.output;
+}
+
+TEST_F(Viewer, SandWaterAndClothAreDrawn) {
+  // The dog on its 256 x 256 sand bed: the surface is drawn (the report counts
+  // it) in the sand's colour, lit. Framed on the whole bed (7.7 m), it is
+  // some 9,000 pixels at 1280 x 720 (measured); the dog's torso, a saturated
+  // yellow, is not within 12 levels of the sand's hue, and the bed's own
+  // height field would be drawn grey, as static bodies are.
+  const std::string png = out_path("sand.png"), report = out_path("sand.json");
+  std::filesystem::remove(png);
+  const Result sand = view(std::string(PABD_SOURCE_DIR) + "/scenes/robot_dog_sand.json",
+                           "--frames 3 --screenshot " + png + " --report " + report);
+  ASSERT_EQ(sand.status, 0) << sand.output;
+  const nlohmann::json r = read_json(report);
+  EXPECT_EQ(r.at("surfaces_drawn"), 1);
+  EXPECT_EQ(r.at("cloths_drawn"), 0);
+  const Image img(png);
+  ASSERT_FALSE(img.px.empty());
+  EXPECT_GT(img.count_lit(pabd::kSandColor), 5000) << png;
+
+  // The sailboat: its water and its two sails.
+  const std::string boat = out_path("sailboat.json");
+  const Result sail =
+      view(std::string(PABD_SOURCE_DIR) + "/scenes/sailboat.json", "--frames 3 --report " + boat);
+  ASSERT_EQ(sail.status, 0) << sail.output;
+  const nlohmann::json b = read_json(boat);
+  EXPECT_EQ(b.at("surfaces_drawn"), 1);
+  EXPECT_EQ(b.at("cloths_drawn"), 2);
 }
 
 }  // namespace

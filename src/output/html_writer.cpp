@@ -11,10 +11,17 @@
 //   {"format": "pabd-recording", "version": 2, "scene", "dt", "every",
 //    "iterations", "threads",
 //    "shapes": [{"type", ...parameters}],                (shared by bodies)
-//    "bodies": [{"name", "shape": index, "static", "mass", "color": [r, g, b]}],
+//    "bodies": [{"name", "shape": index, "static", "mass", "color": [r, g, b],
+//                "hidden": true (only where a surface or cloth draws it)}],
 //    "joints": [{"kind", "body_a", "body_b", "local_a": [3], "local_b": [3]}],
 //                  (-1 = the world; the ends in their body's frame)
 //    "frames": {"count": F, "time": [F]},
+//    "surfaces": [{"name", "kind": "sand" | "water", "body" (the recorded
+//                  body it replaces, or -1), "columns", "rows", "spacing",
+//                  "x0", "z0", "frames": [recording frame of each height frame],
+//                  "range": [lo, hi], "color": [r, g, b], "opacity"}],
+//    "cloths": [{"name", "particles": [body per vertex],
+//                "triangles": [3 vertex indices each], "color": [r, g, b]}],
 //    "arrays": {NAME: {"type", "offset", "length"}},    (into the binary block)
 //    "timing": {"collision_ms": [steps], "solve_ms": [steps]}}
 // <script type="application/octet-stream" id="pabd-arrays">: base64.
@@ -32,7 +39,18 @@
 //   contact_point   float32 [C * 3]  midpoint of the two surface points [m]
 //   contact_normal  int8    [C * 3]  unit normal times 127
 //   contact_force   float32 [C]      normal force [N], 0 when speculative
-// Every array starts at a multiple of 4 bytes, so the reader views it in place.
+//   and per surface s (its grid: columns x rows vertices, row-major), for its
+//   height frames k = 0 .. K - 1 (K = the length of its "frames"):
+//   surfaceS_rect   uint16  [K * 4]  c0, r0, c1, r1: the columns [c0, c1) and
+//                                    rows [r0, r1) stored for frame k (the
+//                                    whole grid for k = 0); elsewhere frame k
+//                                    equals frame k - 1 (sand changes where
+//                                    something pressed it, so most frames
+//                                    store a few cells)
+//   surfaceS_height uint16  [sum of the rectangles' areas]: lo + (hi - lo) * u
+//                                    / 65535 ("range"), row by row per frame
+//   A cloth is drawn from its particles' poses: it needs no array.// Every array starts at a
+//   multiple of 4 bytes, so the reader views it in place.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -52,6 +70,7 @@
 #include "output/player_assets.h"
 #endif
 #include "output/recording.h"
+#include "output/surface_mesh.h"
 #include "shapes/shape_mesh.h"
 
 #ifndef PABD_HAVE_PLAYER
@@ -151,7 +170,7 @@ ShapeKey shape_key(const ShapeDef& s) {
 class BinaryBlock {
  public:
   /// Starts array `name` of `length` elements of `type`; returns where its bytes go.
-  void begin(const char* name, const char* type, std::size_t length) {
+  void begin(const std::string& name, const char* type, std::size_t length) {
     while (bytes_.size() % 4 != 0) bytes_.push_back(0);
     index_[name] = {{"type", type}, {"offset", bytes_.size()}, {"length", length}};
   }
@@ -269,6 +288,59 @@ void write_contacts(const Recording& rec, BinaryBlock& block) {
   for (const RecordedContact& c : rec.contacts) block.f32(c.normal_force);
 }
 
+/// Low and high of a surface's finite heights (0, 0 when none is).
+std::pair<double, double> height_range(const RecordedSurface& s) {
+  double lo = 0, hi = 0;
+  bool any = false;
+  for (float h : s.height) {
+    if (!std::isfinite(h)) continue;
+    lo = any ? std::min(lo, double(h)) : h;
+    hi = any ? std::max(hi, double(h)) : h;
+    any = true;
+  }
+  return {lo, hi};
+}
+
+/// Surface `index`'s height frames: each the rectangle of vertices that
+/// differ (quantised) from the frame before, the first one whole.
+void write_surface(const RecordedSurface& s, int index, BinaryBlock& block) {
+  const auto [lo, hi] = height_range(s);
+  std::vector<std::uint16_t> q(s.height.size());
+  for (std::size_t i = 0; i < q.size(); ++i) q[i] = quantise(s.height[i], lo, hi);
+  const int frames = s.frame_count(), w = s.columns;
+  const std::size_t n = s.vertex_count();
+  std::vector<std::array<int, 4>> rects;
+  std::size_t stored = 0;
+  for (int k = 0; k < frames; ++k) {
+    std::array<int, 4> r = {0, 0, s.columns, s.rows};
+    if (k > 0) {
+      r = {s.columns, s.rows, 0, 0};
+      const std::uint16_t* a = q.data() + std::size_t(k - 1) * n;
+      const std::uint16_t* b = a + n;
+      for (int row = 0; row < s.rows; ++row)
+        for (int c = 0; c < w; ++c)
+          if (a[std::size_t(row) * std::size_t(w) + std::size_t(c)] !=
+              b[std::size_t(row) * std::size_t(w) + std::size_t(c)])
+            r = {std::min(r[0], c), std::min(r[1], row), std::max(r[2], c + 1),
+                 std::max(r[3], row + 1)};
+      if (r[2] == 0) r = {0, 0, 0, 0};  // nothing changed
+    }
+    rects.push_back(r);
+    stored += std::size_t(r[2] - r[0]) * std::size_t(r[3] - r[1]);
+  }
+  const std::string name = "surface" + std::to_string(index);
+  block.begin(name + "_rect", "uint16", rects.size() * 4);
+  for (const auto& r : rects)
+    for (int v : r) block.u16(static_cast<std::uint16_t>(v));
+  block.begin(name + "_height", "uint16", stored);
+  for (int k = 0; k < frames; ++k) {
+    const auto& r = rects[std::size_t(k)];
+    for (int row = r[1]; row < r[3]; ++row)
+      for (int c = r[0]; c < r[2]; ++c)
+        block.u16(q[std::size_t(k) * n + std::size_t(row) * std::size_t(w) + std::size_t(c)]);
+  }
+}
+
 std::string base64(const std::vector<std::uint8_t>& bytes) {
   static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
@@ -289,20 +361,71 @@ std::string base64(const std::vector<std::uint8_t>& bytes) {
 // ---------------------------------------------------------------------------
 // The header.
 
+json surfaces_json(const Recording& rec) {
+  json out = json::array();
+  for (const RecordedSurface& s : rec.surfaces) {
+    const bool water = s.kind == SurfaceKind::Water;
+    const auto [lo, hi] = height_range(s);
+    out.push_back({{"name", s.name},
+                   {"kind", water ? "water" : "sand"},
+                   {"body", s.body},
+                   {"columns", s.columns},
+                   {"rows", s.rows},
+                   {"spacing", s.spacing},
+                   {"x0", s.x0},
+                   {"z0", s.z0},
+                   {"frames", s.frame},
+                   {"range", {lo, hi}},
+                   {"color", vec3(water ? kWaterColor : kSandColor)},
+                   {"opacity", water ? kWaterOpacity : 1.0}});
+  }
+  return out;
+}
+
+/// Cloths with triangles of cloth vertices (the particles' order).
+json cloths_json(const Recording& rec) {
+  json out = json::array();
+  std::vector<int> vertex(rec.bodies.size(), -1);
+  for (const RecordedCloth& c : rec.cloths) {
+    json particles = json::array(), triangles = json::array();
+    for (int b : c.particles)
+      if (b >= 0 && vertex[std::size_t(b)] < 0) {
+        vertex[std::size_t(b)] = int(particles.size());
+        particles.push_back(b);
+      }
+    for (int b : c.triangles) triangles.push_back(vertex[std::size_t(b)]);
+    for (int b : c.particles)
+      if (b >= 0) vertex[std::size_t(b)] = -1;
+    out.push_back({{"name", c.name},
+                   {"particles", std::move(particles)},
+                   {"triangles", std::move(triangles)},
+                   {"color", vec3(kClothColor)}});
+  }
+  return out;
+}
+
 json header_json(const Recording& rec, const json& arrays) {
   json shapes = json::array();
   std::map<ShapeKey, int> shape_index;
   json bodies = json::array();
+  const std::vector<bool> hidden = rec.drawn_by_field();
   for (int i = 0; i < rec.body_count(); ++i) {
     const RecordedBody& b = rec.bodies[std::size_t(i)];
-    const auto [at, added] = shape_index.try_emplace(shape_key(b.shape), int(shapes.size()));
-    if (added) shapes.push_back(shape_json(b.shape));
+    // A body a surface draws (the sand's height field) is not drawn itself:
+    // its mesh, a large one, is left out.
+    const bool surface = hidden[std::size_t(i)] && b.shape.type == ShapeType::HeightField;
+    const ShapeKey key =
+        surface ? ShapeKey{-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, nullptr} : shape_key(b.shape);
+    const auto [at, added] = shape_index.try_emplace(key, int(shapes.size()));
+    if (added) shapes.push_back(surface ? json{{"type", "none"}} : shape_json(b.shape));
     const Vec3 c = body_color(i, b.is_static);  // the viewer's and glTF's colours
-    bodies.push_back({{"name", b.name},
-                      {"shape", at->second},
-                      {"static", b.is_static},
-                      {"mass", round6(b.mass)},
-                      {"color", vec3(c)}});
+    json body = {{"name", b.name},
+                 {"shape", at->second},
+                 {"static", b.is_static},
+                 {"mass", round6(b.mass)},
+                 {"color", vec3(c)}};
+    if (hidden[std::size_t(i)]) body["hidden"] = true;
+    bodies.push_back(std::move(body));
   }
   json joints = json::array();
   for (const RecordedJoint& j : rec.joints)
@@ -322,6 +445,8 @@ json header_json(const Recording& rec, const json& arrays) {
           {"bodies", std::move(bodies)},
           {"joints", std::move(joints)},
           {"frames", {{"count", rec.frame_count()}, {"time", numbers(rec.frame_time, round6)}}},
+          {"surfaces", surfaces_json(rec)},
+          {"cloths", cloths_json(rec)},
           {"arrays", arrays},
           {"timing",
            {{"collision_ms", numbers(rec.step_collision_ms, round4)},
@@ -357,6 +482,8 @@ void write_html(const Recording& rec, const std::string& path) {
   BinaryBlock block;
   write_poses(rec, block);
   if (rec.has_contacts) write_contacts(rec, block);
+  for (std::size_t s = 0; s < rec.surfaces.size(); ++s)
+    write_surface(rec.surfaces[s], static_cast<int>(s), block);
 
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw Error(path + ": cannot write the HTML player (cannot open the file)");

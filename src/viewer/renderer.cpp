@@ -28,13 +28,16 @@ in vec3 v_normal;
 uniform vec3 u_color;
 uniform vec3 u_light_dir;  // direction the light travels, unit
 uniform float u_highlight;
+uniform float u_alpha;      // opacity (water)
+uniform float u_two_sided;  // 1: the side seen is lit as the front (cloth, water)
 out vec4 frag_color;
 void main() {
   vec3 n = normalize(v_normal);
+  if (u_two_sided > 0.5 && !gl_FrontFacing) n = -n;
   float diffuse = max(dot(n, -u_light_dir), 0.0);
   float sky = 0.5 + 0.5 * n.y;  // a little hemisphere ambient so shaded sides keep their shape
   vec3 c = u_color * (0.22 + 0.18 * sky + 0.65 * diffuse);
-  frag_color = vec4(mix(c, vec3(1.0), 0.3 * u_highlight), 1.0);
+  frag_color = vec4(mix(c, vec3(1.0), 0.3 * u_highlight), u_alpha);
 }
 )";
 
@@ -126,6 +129,13 @@ Mat4 model_matrix(const BodyState& s) {
   return m;
 }
 
+/// The identity: surfaces and cloths are meshes in world coordinates.
+Mat4 identity4() {
+  Mat4 m;
+  for (int k = 0; k < 16; ++k) m.m[std::size_t(k)] = k % 5 == 0 ? 1.0f : 0.0f;
+  return m;
+}
+
 }  // namespace
 
 Renderer::~Renderer() {
@@ -146,6 +156,8 @@ bool Renderer::init(std::string* error) {
   mesh_color_ = glGetUniformLocation(mesh_program_, "u_color");
   mesh_light_ = glGetUniformLocation(mesh_program_, "u_light_dir");
   mesh_highlight_ = glGetUniformLocation(mesh_program_, "u_highlight");
+  mesh_alpha_ = glGetUniformLocation(mesh_program_, "u_alpha");
+  mesh_two_sided_ = glGetUniformLocation(mesh_program_, "u_two_sided");
   line_view_proj_ = glGetUniformLocation(line_program_, "u_view_proj");
 
   glGenVertexArrays(1, &line_vao_);
@@ -168,6 +180,7 @@ void Renderer::clear_meshes() {
     glDeleteVertexArrays(1, &m.vao);
   }
   meshes_.clear();
+  fields_.clear();
 }
 
 const Renderer::GpuMesh& Renderer::mesh_for(const ShapeDef& shape) {
@@ -246,6 +259,24 @@ void Renderer::draw_lines(const Mat4& view_proj) {
   lines_.clear();
 }
 
+void Renderer::draw_fields(bool translucent) {
+  const Mat4 model = identity4();
+  glUniformMatrix4fv(mesh_model_, 1, GL_FALSE, model.m.data());
+  glUniform1f(mesh_highlight_, 0.0f);
+  for (const FieldMeshes::Mesh& m : fields_.meshes()) {
+    if (!m.shown || (m.opacity < 1) != translucent) continue;
+    glUniform3f(mesh_color_, static_cast<float>(m.color.x), static_cast<float>(m.color.y),
+                static_cast<float>(m.color.z));
+    glUniform1f(mesh_alpha_, m.opacity);
+    glUniform1f(mesh_two_sided_, m.two_sided ? 1.0f : 0.0f);
+    glBindVertexArray(m.vao);
+    glDrawElements(GL_TRIANGLES, m.index_count, GL_UNSIGNED_INT, nullptr);
+  }
+  glBindVertexArray(0);
+  glUniform1f(mesh_alpha_, 1.0f);
+  glUniform1f(mesh_two_sided_, 0.0f);
+}
+
 void Renderer::draw(const World& world, const OrbitCamera& camera, int width, int height,
                     const DrawOptions& options) {
   glViewport(0, 0, width, height);
@@ -265,12 +296,16 @@ void Renderer::draw(const World& world, const OrbitCamera& camera, int width, in
   const float inv =
       1.0f / std::sqrt(light[0] * light[0] + light[1] * light[1] + light[2] * light[2]);
   glUniform3f(mesh_light_, light[0] * inv, light[1] * inv, light[2] * inv);
+  glUniform1f(mesh_alpha_, 1.0f);
+  glUniform1f(mesh_two_sided_, 0.0f);
+  fields_.update(world);
   // A ground plane would hide the grid drawn at the same height: push it back a little.
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(1.0f, 1.0f);
   for (int i = 0; i < world.body_count(); ++i) {
     const BodyId id = world.body_at(i);
-    if (!world.is_valid(id)) continue;  // removed
+    if (!world.is_valid(id)) continue;    // removed
+    if (fields_.draws_body(i)) continue;  // a surface or cloth shows it
     const GpuMesh& m = mesh_for(world.body_shape(id));
     const Mat4 model = model_matrix(world.body_state(id));
     const Vec3 c = body_color(i, world.is_static(id));
@@ -282,6 +317,7 @@ void Renderer::draw(const World& world, const OrbitCamera& camera, int width, in
     glDrawElements(GL_TRIANGLES, m.index_count, GL_UNSIGNED_INT, nullptr);
   }
   glBindVertexArray(0);
+  draw_fields(false);  // sand (level with the grid, like a ground plane) and cloth, opaque
   glDisable(GL_POLYGON_OFFSET_FILL);
 
   // Ground grid on y = 0: 40 cells of options.grid_cell each way (1 m over
@@ -296,6 +332,16 @@ void Renderer::draw(const World& world, const OrbitCamera& camera, int width, in
   }
   draw_lines(view_proj);
 
+  // Water over everything opaque, without hiding what lies under it from
+  // itself (no depth writes).
+  glUseProgram(mesh_program_);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDepthMask(GL_FALSE);
+  draw_fields(true);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+
   // Joints: a line from each body's centre to its end point, the end points
   // (crosses) and the line between the two ends (long for springs). Drawn over
   // the bodies so joints inside a shape stay visible.
@@ -306,6 +352,10 @@ void Renderer::draw(const World& world, const OrbitCamera& camera, int width, in
       const JointId id = world.joint_at(j);
       if (!world.is_valid(id)) continue;
       const JointInfo info = world.joint_info(id);
+      // A cloth's own edges and bends: its mesh shows them.
+      if (!info.body_a.is_world() && !info.body_b.is_world() &&
+          fields_.draws_body(int(info.body_a.index)) && fields_.draws_body(int(info.body_b.index)))
+        continue;
       const Vec3 color =
           info.kind == JointKind::Spring ? Vec3{0.95, 0.8, 0.25} : Vec3{0.95, 0.95, 0.95};
       if (!info.body_a.is_world())

@@ -1,7 +1,8 @@
 // OpenGL 3.3 drawing of a World: one vertex buffer per distinct shape mesh
 // (src/shapes/shape_mesh.h), drawn per body with its model matrix and colour
-// under simple directional lighting; a ground grid; lines for joints, the
-// last step's contacts and the mouse spring.
+// under simple directional lighting; the sand and water surfaces and the
+// cloths, rewritten each frame (field_meshes.h; water blended over the rest);
+// a ground grid; lines for joints, the last step's contacts and the mouse spring.
 #pragma once
 
 #include <map>
@@ -10,6 +11,7 @@
 
 #include "pabd/world.h"
 #include "viewer/camera.h"
+#include "viewer/field_meshes.h"
 
 namespace pabd::viewer {
 
@@ -42,6 +44,10 @@ class Renderer {
             const DrawOptions& options);
   /// Contact points drawn by the last draw() (0 when contacts are off).
   int contacts_drawn() const { return contacts_drawn_; }
+  /// Sand and water surfaces drawn by the last draw().
+  int surfaces_drawn() const { return fields_.surfaces(); }
+  /// Cloths drawn by the last draw().
+  int cloths_drawn() const { return fields_.cloths(); }
 
  private:
   struct GpuMesh {
@@ -57,14 +63,16 @@ class Renderer {
   void add_cross(Vec3 p, double size, Vec3 color);
   void add_contacts(const World& world, double size);
   void draw_lines(const Mat4& view_proj);
+  void draw_fields(bool translucent);
 
   std::map<std::string, GpuMesh> meshes_;
+  FieldMeshes fields_;
   std::vector<LineVertex> lines_;
   unsigned mesh_program_ = 0, line_program_ = 0;
   unsigned line_vao_ = 0, line_vbo_ = 0;
   int contacts_drawn_ = 0;
   int mesh_view_proj_ = -1, mesh_model_ = -1, mesh_color_ = -1, mesh_light_ = -1,
-      mesh_highlight_ = -1, line_view_proj_ = -1;
+      mesh_highlight_ = -1, mesh_alpha_ = -1, mesh_two_sided_ = -1, line_view_proj_ = -1;
 };
 
 }  // namespace pabd::viewer

@@ -315,6 +315,8 @@ bool App::write_report(long long frames) const {
       {"threads", world_->settings().threads},
       {"contacts", world_->contact_count()},
       {"contacts_drawn", renderer_ ? renderer_->contacts_drawn() : 0},
+      {"surfaces_drawn", renderer_ ? renderer_->surfaces_drawn() : 0},
+      {"cloths_drawn", renderer_ ? renderer_->cloths_drawn() : 0},
       {"camera", {{"target", vec(camera_.target)}, {"distance", camera_.distance}}},
       {"follow", followed_ ? nlohmann::json(world_->body_name(*followed_)) : nlohmann::json()},
       {"bodies", bodies}};

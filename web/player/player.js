@@ -7,7 +7,10 @@
 // meshes (instanced meshes: one per shape), instances, time, minTimeShown
 // (the earliest time ever drawn), duration, selected,
 // contacts (drawn now), recordedContacts(f), setTime(t), play(), pause(),
-// select(i), showContacts(on), bodyScreenPosition(i), render()}.
+// select(i), showContacts(on), bodyScreenPosition(i), render(),
+// fields() (the surface and cloth meshes in the scene graph: [{name, kind,
+// vertices, triangles, visible}]), fieldPositions(name) (that mesh's vertex
+// positions as drawn now, x y z per vertex)}.
 import { Raycaster, SRGBColorSpace, Vector2, WebGLRenderer } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { contactRange, loadRecording, locate, timeRange } from './recording.js';
@@ -178,6 +181,22 @@ function start() {
     recordedContacts: (f) => {
       const [begin, end] = contactRange(rec, f);
       return end - begin;
+    },
+    fields: () => {
+      const out = [];
+      view.scene.traverse((o) => {
+        if (!o.isMesh || !o.userData.field) return;
+        const g = o.geometry;
+        out.push({ name: o.name, kind: o.userData.field, vertices: g.getAttribute('position').count, triangles: g.index.count / 3, visible: o.visible });
+      });
+      return out;
+    },
+    fieldPositions: (name) => {
+      let mesh = null;
+      view.scene.traverse((o) => {
+        if (!mesh && o.isMesh && o.userData.field && o.name === name) mesh = o;
+      });
+      return mesh ? Array.from(mesh.geometry.getAttribute('position').array) : null;
     },
     setTime,
     play: () => setPlaying(true),

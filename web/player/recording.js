@@ -6,7 +6,10 @@
 // frame f is element f * bodies + i. Positions are 16-bit fractions of each
 // body's range of motion, orientations 48-bit "smallest three"; a joint's ends are
 // points in its bodies' frames. Velocities are not recorded: the panel derives
-// them from the poses around a frame.
+// them from the poses around a frame. Sand and water surfaces keep their
+// heights at some frames (rec.surfaces[k].frames), each stored as the
+// rectangle that changed since the one before: loadRecording expands them to
+// whole grids (rec.surfaces[k].heights, 16-bit fractions of "range").
 
 const TYPES = {
   float32: Float32Array,
@@ -68,7 +71,36 @@ export function loadRecording() {
   }
   // JSON has no NaN or infinity: the writer stores them as null.
   rec.frames.time = rec.frames.time.map((t) => t ?? 0);
+  rec.surfaces = (rec.surfaces ?? []).map((s, k) => expandSurface(rec, s, k));
+  rec.cloths = rec.cloths ?? [];
+  for (const c of rec.cloths) {
+    if (c.particles.some((b) => !(b >= 0 && b < n)) || c.triangles.some((v) => !(v >= 0 && v < c.particles.length)))
+      throw new Error(`recording: cloth ${c.name} names a body or vertex that is not there`);
+  }
   return rec;
+}
+
+/// Surface k's height frames as whole grids: each frame is the one before
+/// with its stored rectangle written over it (the first one is whole).
+function expandSurface(rec, surface, k) {
+  const rects = rec.data[`surface${k}_rect`];
+  const stored = rec.data[`surface${k}_height`];
+  const frames = surface.frames.length;
+  const n = surface.columns * surface.rows;
+  if (!rects || !stored || rects.length !== frames * 4 || frames < 1 || surface.frames.some((f) => !(f >= 0 && f < rec.frames.count)))
+    throw new Error(`recording: surface ${surface.name} has ${frames} frames but not their heights`);
+  const heights = new Uint16Array(frames * n);
+  let at = 0;
+  for (let f = 0; f < frames; ++f) {
+    if (f > 0) heights.copyWithin(f * n, (f - 1) * n, f * n);
+    const [c0, r0, c1, r1] = rects.subarray(f * 4, f * 4 + 4);
+    if (c1 > surface.columns || r1 > surface.rows || at + Math.max(0, c1 - c0) * Math.max(0, r1 - r0) > stored.length)
+      throw new Error(`recording: surface ${surface.name}'s frame ${f} lies outside its grid`);
+    for (let r = r0; r < r1; ++r)
+      for (let c = c0; c < c1; ++c) heights[f * n + r * surface.columns + c] = stored[at++];
+  }
+  const times = surface.frames.map((f) => rec.frames.time[f]);
+  return { ...surface, heights, times };
 }
 
 /// Start and end time of the recording [s].
@@ -79,7 +111,11 @@ export function timeRange(rec) {
 
 /// The frame pair around time `t` and the blend factor: {f0, f1, alpha}.
 export function locate(rec, t) {
-  const times = rec.frames.time;
+  return locateIn(rec.frames.time, t);
+}
+
+/// The pair of `times` (increasing) around `t` and the blend factor: {f0, f1, alpha}.
+export function locateIn(times, t) {
   const last = times.length - 1;
   if (last === 0 || t <= times[0]) return { f0: 0, f1: 0, alpha: 0 };
   if (t >= times[last]) return { f0: last, f1: last, alpha: 0 };

@@ -1,7 +1,9 @@
 // The three.js scene: one InstancedMesh per recorded shape (every body of
 // that shape is an instance, with its own colour), the joints as line
-// segments, a ground grid, and a camera that frames everything the
-// recording visits.
+// segments, the sand and water surfaces and the cloths (fields.js), a ground
+// grid, and a camera that frames everything the recording visits. Bodies a
+// surface or cloth draws (the sand's height field, cloth particles: "hidden"
+// in the recording) are not instanced.
 //
 // Instancing is what keeps large scenes playable: the 1001 bodies of
 // ball_into_stack are 3 draw calls instead of 1001 meshes and materials.
@@ -28,13 +30,15 @@ import {
   SRGBColorSpace,
   Vector3,
 } from 'three';
+import { ClothView, SurfaceView } from './fields.js';
 import { bodyMaterial } from './material.js';
 import { orientationAt, positionAt } from './recording.js';
 
 const UP = new Vector3(0, 1, 0);
 
-/// What the camera frames: every non-plane body over all frames, or only the
-/// first frame when that would be more than 3 times as large (bodies that fall
+/// What the camera frames: every non-plane body (cloth particles included; a
+/// surface's own body not, as a sand bed is much larger than what moves on
+/// it) over all frames, or only the first frame when that would be more than 3 times as large (bodies that fall
 /// away or fly off would otherwise shrink the scene to a dot).
 function sceneBounds(rec) {
   const all = boundsOver(rec, rec.frames.count);
@@ -51,7 +55,7 @@ function boundsOver(rec, frames) {
   const point = new Vector3();
   for (let i = 0; i < n; ++i) {
     const shape = rec.shapes[rec.bodies[i].shape];
-    if (shape.type === 'plane') continue;
+    if (shape.type === 'plane' || shape.type === 'none') continue;
     const reach = shapeRadius(shape);
     for (let f = 0; f < frames; ++f) {
       positionAt(rec, f, i, p);
@@ -123,7 +127,7 @@ function shapeGeometry(shape, extent) {
 /// draws, and mesh.userData.order which body each instance shows this frame.
 function bodyMeshes(rec, extent) {
   const users = rec.shapes.map(() => []);
-  rec.bodies.forEach((body, i) => users[body.shape].push(i));
+  rec.bodies.forEach((body, i) => body.hidden || users[body.shape].push(i));
   const meshes = [];
   rec.shapes.forEach((shape, k) => {
     if (users[k].length === 0) return;
@@ -170,6 +174,9 @@ export function buildScene(rec) {
   scene.add(groundGrid(rec, bounds, extent, span));
   const joints = jointLines(rec);
   scene.add(joints);
+  const surfaces = rec.surfaces.map((s) => new SurfaceView(s));
+  const cloths = rec.cloths.map((c) => new ClothView(c));
+  for (const field of [...surfaces, ...cloths]) scene.add(field.mesh);
 
   const camera = new PerspectiveCamera(45, 16 / 9, span / 1000, extent * 10);
   const distance = (0.5 * span * 1.1) / Math.tan((camera.fov * Math.PI) / 360);
@@ -181,7 +188,7 @@ export function buildScene(rec) {
   const orientations = rec.bodies.map(() => new Quaternion());
   const colours = rec.bodies.map((_, i) => bodyColor(rec, i));
   const depth = new Float64Array(rec.bodies.length);
-  return { scene, camera, meshes, meshOf, joints, centre, span, positions, orientations, colours, depth };
+  return { scene, camera, meshes, meshOf, joints, surfaces, cloths, centre, span, positions, orientations, colours, depth };
 }
 
 /// A grid on the first plane (a floor) or, without one, at the lowest point;
@@ -208,12 +215,16 @@ function groundGrid(rec, bounds, extent, span) {
   return holder;
 }
 
-/// One line segment per joint, from its end on body A to its end on body B.
+/// One line segment per joint, from its end on body A to its end on body B;
+/// not for a cloth's own edges and bends (both ends hidden particles: the
+/// cloth's mesh shows them). geometry.userData.joints lists the joints drawn.
 function jointLines(rec) {
+  const drawn = rec.joints.filter((j) => !(rec.bodies[j.body_a]?.hidden && rec.bodies[j.body_b]?.hidden));
   const geometry = new BufferGeometry();
-  const count = Math.max(1, rec.joints.length);
+  const count = Math.max(1, drawn.length);
   geometry.setAttribute('position', new BufferAttribute(new Float32Array(count * 6), 3));
-  geometry.setDrawRange(0, rec.joints.length * 2);
+  geometry.setDrawRange(0, drawn.length * 2);
+  geometry.userData.joints = drawn;
   const lines = new LineSegments(geometry, new LineBasicMaterial({ color: 0xf4f4f4, depthTest: false }));
   lines.renderOrder = 1;  // drawn over the bodies: the ends sit inside them
   lines.frustumCulled = false;
@@ -267,7 +278,7 @@ export function applyFrame(rec, view, where) {
   }
   // Joint ends: material points of their bodies, carried by the poses drawn.
   const attr = view.joints.geometry.getAttribute('position');
-  rec.joints.forEach((j, k) => {
+  view.joints.geometry.userData.joints.forEach((j, k) => {
     for (const [slot, body, local] of [[0, j.body_a, j.local_a], [1, j.body_b, j.local_b]]) {
       end.fromArray(local);
       if (body >= 0) end.applyQuaternion(view.orientations[body]).add(view.positions[body]);
@@ -275,4 +286,9 @@ export function applyFrame(rec, view, where) {
     }
   });
   attr.needsUpdate = true;
+  // Surfaces at the time shown; cloths where their particles are drawn.
+  const times = rec.frames.time;
+  const t = times[where.f0] + (times[where.f1] - times[where.f0]) * where.alpha;
+  for (const surface of view.surfaces) surface.show(t);
+  for (const cloth of view.cloths) cloth.show(view);
 }

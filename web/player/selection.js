@@ -25,6 +25,7 @@ export class Selection {
     if (i < 0) return;
     this.view.colours[i] = bodyColor(this.rec, i).lerp(WHITE, 0.45);
     const mesh = this.view.meshOf[i];
+    if (!mesh) return;  // a body a surface or cloth draws: no instance to outline
     const box = mesh.geometry.boundingBox.clone();
     // Planes are drawn as a large square: outline a small patch of them only.
     if (this.rec.shapes[this.rec.bodies[i].shape].type === 'plane') box.setFromCenterAndSize(new Vector3(), new Vector3(1, 1, 1).multiplyScalar(0.1 * this.view.span));

@@ -10,7 +10,10 @@
 // pages beside OUT: the large scene (default: ball_into_stack.json beside
 // SCENE, 120 steps) for the size of the binary recording, instancing and the
 // clock, and the contacts scene (default: mass_ratio_stack.json, with
-// --html-contacts) for the contact display. Exits 1 with the reasons on failure.
+// --html-contacts) for the contact display; last a scene written beside OUT
+// with sand, water and a cloth [--fields-screenshot out.png], whose surfaces
+// and cloth must be meshes in the scene graph that move between two times.
+// Exits 1 with the reasons on failure.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -253,6 +256,115 @@ async function checkClock(page, rec, label) {
   check(parseFloat(clock) >= 0 && /frame 1\//.test(clock), `${label}: clock at frame 0 reads "${clock}"`);
 }
 
+/// A box dropped on a 41 x 41 sand bed, a pool of waves beside it and a 4 x 4
+/// cloth falling freely above: the fields the player draws as meshes.
+function fieldsScene() {
+  const vertices = [];
+  const triangles = [];
+  for (let r = 0; r < 4; ++r) for (let c = 0; c < 4; ++c) vertices.push([1.2 + 0.2 * c, 1.5, -0.3 + 0.2 * r]);
+  for (let r = 0; r < 3; ++r)
+    for (let c = 0; c < 3; ++c) {
+      const v = r * 4 + c;
+      triangles.push([v, v + 4, v + 1], [v + 1, v + 4, v + 5]);
+    }
+  return {
+    settings: { dt: 1 / 60, iterations: 10, gravity: [0, -9.81, 0] },
+    sand: { columns: 41, rows: 41, spacing: 0.05, depth: 0.2 },
+    water: { level: 0, columns: 24, rows: 24, spacing: 0.25, centre: [5, 0, 0], waves: [{ amplitude: 0.1, wavelength: 3 }] },
+    cloths: [{ name: 'flag', vertices, triangles }],
+    bodies: [{ name: 'box', shape: { type: 'box', size: [0.4, 0.2, 0.4] }, mass: 40, position: [0, 0.31, 0] }],
+  };
+}
+
+/// (d) Sand, water and cloth: the recording's surfaces and cloth decode, the
+/// bodies they draw are not instanced, their meshes are in the scene graph
+/// with the recorded vertex counts, every one of them moves between two
+/// times, and the sand is on screen in its colour.
+async function checkFields() {
+  const scene = besideOut('html_player_fields.json');
+  writeFileSync(scene, JSON.stringify(fieldsScene()));
+  const out = besideOut('html_player_fields.html');
+  pabd('run', scene, '--steps', '60', '--html', out);
+  const rec = readRecording(out);
+  const { header, data } = rec;
+  const hidden = header.bodies.filter((b) => b.hidden).map((b) => b.name);
+  check(hidden.length === 17 && hidden.includes('sand') && hidden.includes('flag_15') && !hidden.includes('box'),
+    `${basename(out)}: the sand's body and the 16 cloth particles are hidden (${hidden.length})`);
+  const [sand, water] = header.surfaces ?? [];
+  check(sand?.kind === 'sand' && sand.columns === 41 && sand.rows === 41 && header.bodies[sand.body]?.name === 'sand' &&
+    water?.kind === 'water' && water.columns === 24 && water.rows === 24,
+    `${basename(out)}: a 41 x 41 sand surface and a 24 x 24 water surface recorded`);
+  for (const [k, s] of (header.surfaces ?? []).entries()) {
+    const rects = data[`surface${k}_rect`];
+    let stored = 0;
+    for (let f = 0; f < s.frames.length; ++f) stored += (rects[4 * f + 2] - rects[4 * f]) * (rects[4 * f + 3] - rects[4 * f + 1]);
+    check(s.frames.length === 61 && rects.length === 4 * 61 && stored === data[`surface${k}_height`].length &&
+      rects[2] === s.columns && rects[3] === s.rows,
+      `${s.name}: 61 height frames, the first whole, ${stored} heights stored (${s.columns * s.rows} a frame)`);
+  }
+  const cloth = header.cloths?.[0];
+  check(cloth?.name === 'flag' && cloth.particles.length === 16 && cloth.triangles.length === 54 &&
+    cloth.particles.every((b) => header.bodies[b].name.startsWith('flag_')),
+    `${basename(out)}: the cloth's 16 vertices are its particles, 18 triangles`);
+
+  const f = await open(out);
+  const player = await f.page.evaluate(() => ({ ...window.pabdPlayer, list: window.pabdPlayer.fields() }));
+  check(player.instances === header.bodies.length - hidden.length,
+    `${f.label}: ${player.instances} instances: the hidden bodies are not drawn as bodies`);
+  const want = { sand: ['sand', 41 * 41], water: ['water', 24 * 24], flag: ['cloth', 16] };
+  for (const [name, [kind, vertices]] of Object.entries(want)) {
+    const m = player.list.find((x) => x.name === name);
+    check(m?.kind === kind && m.vertices === vertices && m.triangles > 0 && m.visible,
+      `${f.label}: the scene graph has the ${kind} mesh "${name}" with ${m?.vertices} vertices (${vertices})`);
+  }
+  const times = header.frames.time;
+  const at = async (t) => f.page.evaluate((time) => {
+    window.pabdPlayer.pause();
+    window.pabdPlayer.setTime(time);
+    return Object.fromEntries(['sand', 'water', 'flag'].map((n) => [n, window.pabdPlayer.fieldPositions(n)]));
+  }, t);
+  const early = await at(times[0]);
+  const late = await at(times.at(-1));
+  for (const name of Object.keys(want)) {
+    let moved = 0;
+    for (let k = 0; k < early[name].length; ++k) moved = Math.max(moved, Math.abs(late[name][k] - early[name][k]));
+    // The box presses the sand by millimetres, the waves are 0.1 m high, the
+    // cloth falls a metre and more in the second recorded.
+    const need = name === 'sand' ? 1e-3 : 0.02;
+    check(moved > need, `${name}: vertices move between the first and last frames (by up to ${moved.toFixed(4)} m)`);
+  }
+  // The last frame of the sand shows the recording's last heights (16 bits of its range).
+  const last = expandSurfaceFrame(rec, 0, sand.frames.length - 1);
+  let worst = 0;
+  for (let v = 0; v < 41 * 41; ++v) worst = Math.max(worst, Math.abs(late.sand[3 * v + 1] - last[v]));
+  check(worst <= (sand.range[1] - sand.range[0]) / 65535 + 1e-6, `sand: the last frame drawn matches its recorded heights (worst ${worst.toExponential(1)} m)`);
+  // The sand's colour on screen: a lit sandy pixel keeps roughly its hue, 0.11.
+  const img = await canvasPixels(f.page);
+  if (args['fields-screenshot']) writeFileSync(args['fields-screenshot'], await f.page.screenshot());
+  let sandy = 0;
+  for (let p = 0; p < img.width * img.height; ++p) {
+    const [h, sat] = hueSat(img.rgba[p * 4] / 255, img.rgba[p * 4 + 1] / 255, img.rgba[p * 4 + 2] / 255);
+    if (Math.abs(h - 0.11) < 0.03 && sat > 0.2 && sat < 0.6) ++sandy;
+  }
+  check(sandy > 0.02 * img.width * img.height, `sand on screen: ${sandy} sandy pixels (> 2% of the view)`);
+  checkClean(f);
+  await f.page.close();
+}
+
+/// Surface k's frame `frame` as heights [m], from its stored rectangles.
+function expandSurfaceFrame(rec, k, frame) {
+  const s = rec.header.surfaces[k];
+  const rects = rec.data[`surface${k}_rect`];
+  const stored = rec.data[`surface${k}_height`];
+  const u = new Uint16Array(s.columns * s.rows);
+  let at = 0;
+  for (let f = 0; f <= frame; ++f) {
+    const [c0, r0, c1, r1] = rects.subarray(4 * f, 4 * f + 4);
+    for (let r = r0; r < r1; ++r) for (let c = c0; c < c1; ++c) u[r * s.columns + c] = stored[at++];
+  }
+  return Array.from(u, (x) => s.range[0] + ((s.range[1] - s.range[0]) * x) / 65535);
+}
+
 try {
   // -------------------------------------------------------------------------
   // (a) The main scene: counts, decoding, frame lookup, colours, selection.
@@ -406,6 +518,9 @@ try {
   // the grey-blue by chance.
   check(on - off >= 10 * lastCount, `contact pixels: ${on} shown, ${off} hidden (need ${10 * lastCount} more)`);
   checkClean(c);
+  await c.page.close();
+
+  await checkFields();
 } finally {
   await browser.close();
 }
