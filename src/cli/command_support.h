@@ -42,7 +42,7 @@ double median(std::vector<double> v);
 struct StepSamples {
   std::vector<double> step_ms, detect, predict, bonds, solve, dual, velocities, total, solver;
   std::vector<double> broadphase, narrowphase, contact_setup, contact_load;  ///< parts of detect
-  std::vector<double> fields;  ///< the fields' coupling (StageTimings::fields_ms)
+  std::vector<double> fields;    ///< the fields' coupling (StageTimings::fields_ms)
   std::vector<double> contacts;  ///< contact points of each step
 
   void add(double wall_ms, const StageTimings& t, int contact_count);

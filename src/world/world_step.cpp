@@ -7,9 +7,9 @@
 #include <string>
 
 #include "avbd/avbd_step.h"
-#include "core/stage_clock.h"
 #include "bonds/bond_kernels.h"
 #include "contacts/contact_kernels.h"
+#include "core/stage_clock.h"
 #include "solver/step.h"
 #include "world/world_impl.h"
 
