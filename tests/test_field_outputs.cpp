@@ -22,6 +22,7 @@
 
 #include "output/recording.h"
 #include "output/surface_mesh.h"
+#include "support/glb_file.h"
 
 namespace pabd {
 namespace {
@@ -30,19 +31,6 @@ using nlohmann::json;
 
 const std::string kOut = PABD_TEST_OUTPUT_DIR;
 const std::string kSource = PABD_SOURCE_DIR;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
-std::uint32_t u32_at(const std::string& s, std::size_t offset) {
-  std::uint32_t v = 0;
-  for (int k = 3; k >= 0; --k) v = (v << 8) | std::uint8_t(s[offset + std::size_t(k)]);
-  return v;
-}
 
 /// A .glb's JSON and BIN chunk (test_gltf.cpp checks the container itself).
 struct Glb {

@@ -19,6 +19,7 @@
 
 #include "output/recording.h"
 #include "shapes/shape_mesh.h"
+#include "support/glb_file.h"
 
 namespace pabd {
 namespace {
@@ -30,23 +31,10 @@ const std::string kSource = PABD_SOURCE_DIR;
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
 /// A unique file in the test output directory (tests may run in parallel).
 std::string out_path(const std::string& suffix) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   return kOut + "/gltf_" + info->test_suite_name() + "_" + info->name() + suffix;
-}
-
-std::uint32_t u32_at(const std::string& s, std::size_t offset) {
-  std::uint32_t v = 0;
-  for (int k = 3; k >= 0; --k) v = (v << 8) | std::uint8_t(s[offset + std::size_t(k)]);
-  return v;
 }
 
 /// A .glb split into its parts.

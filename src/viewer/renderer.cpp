@@ -208,11 +208,7 @@ const Renderer::GpuMesh& Renderer::mesh_for(const ShapeDef& shape) {
   glBufferData(GL_ELEMENT_ARRAY_BUFFER,
                static_cast<GLsizeiptr>(tm.indices.size() * sizeof(std::uint32_t)),
                tm.indices.data(), GL_STATIC_DRAW);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
-  glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
-                        reinterpret_cast<const void*>(3 * sizeof(float)));
+  set_position_normal_layout();
   glBindVertexArray(0);
   return meshes_.emplace(key, m).first->second;
 }
