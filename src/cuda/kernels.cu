@@ -15,6 +15,9 @@
 #include "contacts/contact_detect_kernels.h"
 #include "contacts/contact_kernels.h"
 #include "contacts/contact_restitution.h"
+#include "fields/gerstner.h"
+#include "fields/hydro_force.h"
+#include "fields/sand_bed.h"
 #include "solver/acceleration.h"
 #include "solver/body_kernels.h"
 #include "solver/colour_body_kernel.h"
@@ -266,6 +269,40 @@ __global__ void contact_write_kernel(ShapePoseView poses, ContactBodyModel model
   if (i >= candidates.count) return;
   ::pabd::contact_write_kernel(poses, model, candidates, manifolds, manifold_begin, manifold_count,
                                offset, previous, h2, impact_speed, out, i);
+}
+
+// --- Fields beside the bodies (docs/fields.md) -------------------------------
+
+/// The wave surface's height at each vertex of a columns x rows grid.
+__global__ void wave_height_kernel(WaveView waves, int columns, int rows, Real spacing, Real x0,
+                                   Real z0, Real time, Real* height) {
+  const int i = thread_index();
+  if (i >= columns * rows) return;
+  height[i] =
+      wave_height(waves, x0 + Real(i % columns) * spacing, z0 + Real(i / columns) * spacing, time);
+}
+
+/// The water's push on triangle i (three world vertices, their depths below
+/// the surface and velocities relative to the water), about `centre`; the sum
+/// over a body's triangles is left to the caller.
+__global__ void hydro_triangle_kernel(const Vec3* vertex, const Real* depth, const Vec3* relative,
+                                      int triangles, Vec3 centre, HydroParams params,
+                                      HydroSum* out) {
+  const int i = thread_index();
+  if (i >= triangles) return;
+  HydroSum sum;
+  add_triangle_hydro_force(vertex[3 * i], vertex[3 * i + 1], vertex[3 * i + 2], depth[3 * i],
+                           depth[3 * i + 1], depth[3 * i + 2], relative[3 * i], relative[3 * i + 1],
+                           relative[3 * i + 2], centre, params, sum);
+  out[i] = sum;
+}
+
+/// Bekker's sinkage for footprint i's pressure and width.
+__global__ void bekker_sinkage_kernel(const Real* pressure, const Real* width, int count, Real n,
+                                      Real k_c, Real k_phi, Real* sinkage) {
+  const int i = thread_index();
+  if (i >= count) return;
+  sinkage[i] = bekker_sinkage(pressure[i], width[i], n, k_c, k_phi);
 }
 
 }  // namespace pabd::cuda
