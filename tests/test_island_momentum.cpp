@@ -51,6 +51,47 @@ TEST(IslandMomentum, AFreeChainGainsExactlyTheAppliedImpulse) {
   EXPECT_NEAR(p.z, impulse.z, 1e-9 * impulse.z);
 }
 
+TEST(IslandMomentum, ContactsWithinTheIslandAreItsOwn) {
+  // A V of three boxes on ball joints in free space, its two light arms
+  // pushed into each other: their contact is between two bodies of the same
+  // island, so the island still keeps the momentum of the pushes exactly.
+  WorldDef def = default_world_def();
+  def.gravity = {0, 0, 0};
+  World world(def);
+  auto box = [&](Vec3 p, Real m) {
+    BodyDef b = default_body_def();
+    b.shape = box_shape({0.2, 0.2, 0.2});
+    b.mass = m;
+    b.position = p;
+    return world.add_body(b);
+  };
+  const BodyId hub = box({0, 0, 0}, 10), left = box({-0.15, 0.25, 0}, 0.05),
+               right = box({0.15, 0.25, 0}, 0.05);
+  for (const auto& [arm, anchor] :
+       {std::pair{left, Vec3{-0.1, 0.1, 0}}, std::pair{right, Vec3{0.1, 0.1, 0}}}) {
+    SphericalJointDef j;
+    j.body_a = hub;
+    j.body_b = arm;
+    j.anchor = anchor;
+    world.add_spherical_joint(j);
+  }
+  int touching = 0;
+  for (int s = 0; s < 60; ++s) {
+    world.apply_force(left, {2, 0, 0}, world.body_state(left).position);
+    world.apply_force(right, {-1, 0, 0}, world.body_state(right).position);
+    ASSERT_TRUE(world.step().ok);
+    for (int k = 0; k < world.contact_count(); ++k)
+      if (world.contact(k).normal_force > 0) ++touching;
+  }
+  EXPECT_GT(touching, 0);  // the arms did press on each other
+  Vec3 p{0, 0, 0};
+  for (const BodyId id : {hub, left, right})
+    p += world.body_mass(id) * world.body_state(id).velocity;
+  EXPECT_NEAR(p.x, 60 * def.dt * 1.0, 1e-9);  // 2 N - 1 N for a second
+  EXPECT_NEAR(p.y, 0, 1e-9);
+  EXPECT_NEAR(p.z, 0, 1e-9);
+}
+
 TEST(IslandMomentum, AChainOnTheGroundIsLeftAlone) {
   // Resting on the ground, the island's contacts take force from outside:
   // the stage must not pull it back to its free-fall target. The chain lies

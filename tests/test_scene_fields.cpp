@@ -25,7 +25,7 @@ std::string error_of(const std::string& text) {
 }
 
 constexpr const char* kSail = R"({"name": "sail", "vertices": [[0, 1, 0], [1, 1, 0], [0, 2, 0]],
-                                  "triangles": [[0, 1, 2]]})";
+                                  "triangles": [[0, 1, 2]], "stretch_stiffness": 0})";
 
 TEST(SceneFields, ValuesReachTheWorld) {
   const Scene scene = parse_scene(std::string(R"({"bodies": [

@@ -139,7 +139,7 @@ ClothDef read_cloth(const Reader& r, const json& v, const std::string& path) {
       d.triangles.push_back(static_cast<int>(r.integer(t[k], child(at, k), 0, last)));
   }
   r.opt_number(v, path, "areal_density", Range::Positive, d.areal_density);
-  r.opt_number(v, path, "stretch_stiffness", Range::Positive, d.stretch_stiffness);
+  r.opt_number(v, path, "stretch_stiffness", Range::NonNegative, d.stretch_stiffness);
   r.opt_number(v, path, "bend_stiffness", Range::NonNegative, d.bend_stiffness);
   r.opt_number(v, path, "particle_radius", Range::Positive, d.particle_radius);
   if (v.contains("collide")) d.collide = r.boolean(v.at("collide"), child(path, "collide"));

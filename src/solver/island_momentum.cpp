@@ -46,12 +46,16 @@ void island_momentum_stage(StepContext& ctx) {
     }
   }
   if (!any_island) return;
-  // A contact holds its bodies' islands (the push of the other body is not
-  // an applied force).
+  // A contact with anything outside the island holds it (the other body's
+  // push is not an applied force); one between two of its own bodies (the
+  // links of a chain folding onto each other) is internal.
   const ContactArrays& contact = ctx.contact;
-  for (int k = 0; k < contact.count; ++k)
-    for (int e = 0; e < 2; ++e)
-      if (moving(contact.end_body[2 * k + e])) held[std::size_t(contact.end_body[2 * k + e])] = 1;
+  for (int k = 0; k < contact.count; ++k) {
+    const int a = contact.end_body[2 * k], c = contact.end_body[2 * k + 1];
+    if (moving(a) && moving(c) && find_root(parent, a) == find_root(parent, c)) continue;
+    if (moving(a)) held[std::size_t(a)] = 1;
+    if (moving(c)) held[std::size_t(c)] = 1;
+  }
   // Per island, in body order: held?, mass, sum m (c - s).
   std::vector<double>& mass = buf.island_mass;
   std::vector<Vec3>& excess = buf.island_excess;
