@@ -177,13 +177,16 @@ TEST(FieldScenes, TheSailboatFloatsSailsDownwindAndKeepsItsSails) {
 }
 
 TEST(FieldScenes, TheSailboatTurnsWhenTheSteeringHingeIsDriven) {
-  // The boom swung 0.6 rad (34 degrees) forward from square: the main's push
-  // is no longer straight down the boat, and the boat turns away from it.
+  // The boom swung 0.6 rad (34 degrees) from square: the main's push is no
+  // longer straight down the boat, and the boat turns. Without a rudder the
+  // undriven boat holds its course only within some degrees (6 here); the
+  // driven one turns through 99 degrees (measured). A prototype that also
+  // keeps the island's angular momentum (docs/fields.md) turned it 137.
   const Real seconds = 15;
-  const Voyage straight = sail(seconds, 0), turned = sail(seconds, 0.6);
-  std::printf("sailboat heading after 15 s: %.1f deg square, %.1f deg with the boom at 0.6 rad\n",
+  const Voyage straight = sail(seconds, 0), turned = sail(seconds, -0.6);
+  std::printf("sailboat heading after 15 s: %.1f deg square, %.1f deg with the boom at -0.6 rad\n",
               straight.heading, turned.heading);
-  EXPECT_GT(std::abs(turned.heading - straight.heading), 15);
+  EXPECT_GT(std::abs(turned.heading - straight.heading), 60);
 }
 
 TEST(FieldScenes, ThreadCountsAndSnapshotsGiveTheSameBits) {
