@@ -16,11 +16,10 @@
 
 namespace pabd {
 
-/// A cloth as built: its particles and triangles.
-struct ClothRecord {
-  std::string name;
-  std::vector<int> particles;  ///< body slot per vertex
-  std::vector<int> triangles;  ///< three vertex indices per triangle
+/// Where a body lies on the sand this step (world_fields.cpp, find_footprint).
+struct Footprint {
+  int carrying = 0;                      ///< vertices straight under the body
+  int c0 = 0, c1 = -1, r0 = 0, r1 = -1;  ///< their bounding rectangle
 };
 
 struct FieldState {
@@ -36,6 +35,8 @@ struct FieldState {
   std::vector<Real> sand_load;        ///< per body: the weight it presses the sand with [N]
   std::vector<std::uint8_t> on_sand;  ///< per body: has a contact with the sand this step
   std::vector<int> footprint_start;   ///< per body: where its footprint starts in covered_now
+  std::vector<Real> sand_support;  ///< per body: verticality of its contacts on the sand (scratch)
+  std::vector<Footprint> footprints;  ///< per body: this step's footprint (scratch)
 
   // Water.
   bool has_water = false;
@@ -43,6 +44,9 @@ struct FieldState {
   std::vector<WaveTerm> wave_terms;
   WakeGrid wake;
   Real wave_reach = 0;  ///< the highest the waves reach above the level [m]
+  /// The highest the surface reaches this step, waves and wake [m]: found
+  /// before the step, used after it (the wake moves on only at its end).
+  Real ceiling = 0;
   /// Per body slot: its shape's surface, body frame (built the first time the
   /// body is near the water; empty until then).
   std::vector<TriangleMesh> body_surface;
@@ -57,8 +61,8 @@ struct FieldState {
   // Wind and cloth.
   WindDef wind;
   bool has_wind = false;
-  std::vector<ClothRecord> cloths;
-  std::vector<Mat3> wind_k;  ///< per body: the wind's drag matrix this step (scratch)
+  std::vector<ClothInfo> cloths;  ///< as built (pabd/fields.h), in the order added
+  std::vector<Mat3> wind_k;       ///< per body: the wind's drag matrix this step (scratch)
 
   WaveView waves() const {
     return WaveView{wave_terms.data(), static_cast<int>(wave_terms.size()), water_def.level};

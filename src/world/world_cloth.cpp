@@ -70,7 +70,7 @@ int World::add_cloth(const ClothDef& def) {
   for (int k = 0; k < n; ++k)
     check(mass[std::size_t(k)] > 0, at + "vertex " + std::to_string(k) + " is in no triangle");
 
-  ClothRecord cloth;
+  ClothInfo cloth;
   cloth.name = def.name;
   cloth.triangles = def.triangles;
   for (int k = 0; k < n; ++k) {
@@ -127,7 +127,7 @@ void WorldImpl::apply_wind_forces() {
   // m (v' - v) / h, so the divergence guard counts its work as applied work.
   std::vector<Mat3>& k_sum = fields.wind_k;
   k_sum.assign(std::size_t(body_count()), Mat3{});
-  for (const ClothRecord& cloth : fields.cloths) {
+  for (const ClothInfo& cloth : fields.cloths) {
     for (std::size_t t = 0; t + 2 < cloth.triangles.size(); t += 3) {
       std::size_t body[3];
       for (int k = 0; k < 3; ++k)
@@ -147,7 +147,7 @@ void WorldImpl::apply_wind_forces() {
       for (int k = 0; k < 3; ++k) k_sum[body[k]] = k_sum[body[k]] + share;
     }
   }
-  for (const ClothRecord& cloth : fields.cloths)
+  for (const ClothInfo& cloth : fields.cloths)
     for (const int i : cloth.particles) {
       const std::size_t b = std::size_t(i);
       const Mat3& k = k_sum[b];
@@ -167,8 +167,7 @@ ClothInfo World::cloth(int index) const {
   check(index >= 0 && index < cloth_count(), "cloth: index " + std::to_string(index) +
                                                  " out of range (" + std::to_string(cloth_count()) +
                                                  " cloths)");
-  const ClothRecord& c = cloths[std::size_t(index)];
-  return ClothInfo{c.name, c.particles, c.triangles};
+  return cloths[std::size_t(index)];
 }
 
 }  // namespace pabd

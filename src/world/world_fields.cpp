@@ -126,7 +126,8 @@ void sum_sand_loads(WorldImpl& w) {
   if (!(g > 0)) return;
   const Vec3 up = (Real(-1) / g) * w.settings.gravity;
   const ContactArrays c = w.contacts.arrays();
-  std::vector<Real>& on_sand_support = f.sand_load;  // first the verticality on the sand
+  std::vector<Real>& on_sand_support = f.sand_support;
+  on_sand_support.assign(std::size_t(w.body_count()), 0);
   for (int k = 0; k < c.count; ++k) {
     const int a = c.end_body[2 * k], b = c.end_body[2 * k + 1];
     const Real nu = dot(c.normal[k], up);
@@ -142,20 +143,17 @@ void sum_sand_loads(WorldImpl& w) {
   for (int i = 0; i < w.body_count(); ++i) {
     const Real all = w.contacts.support_weight(i);
     Real& load = f.sand_load[std::size_t(i)];
-    load = all > 0 ? g * w.contacts.supported_mass(i) * std::min(Real(1), load / all) : Real(0);
+    const Real on_sand = on_sand_support[std::size_t(i)];
+    load = all > 0 ? g * w.contacts.supported_mass(i) * std::min(Real(1), on_sand / all) : Real(0);
   }
 }
 
-/// Where body i lies on the sand: the vertices its underside reaches within
-/// `touch` [m] of the surface, straight above them (the area that carries the
-/// load) or within 3/4 of a cell around them, diagonals included (pressed too: the triangulated
-/// surface between a pressed vertex and a free one is a slope, and a body's
-/// edge half a cell out would rest on it).
-struct Footprint {
-  int carrying = 0;                      ///< vertices straight under the body
-  int c0 = 0, c1 = -1, r0 = 0, r1 = -1;  ///< their bounding rectangle
-};
-
+/// Where body i lies on the sand (FieldState's Footprint): the vertices its
+/// underside reaches within `touch` [m] of the surface, straight above them
+/// (the area that carries the load) or within 3/4 of a cell around them,
+/// diagonals included (pressed too: the triangulated surface between a
+/// pressed vertex and a free one is a slope, and a body's edge half a cell
+/// out would rest on it).
 Footprint find_footprint(const WorldImpl& w, int i, Real touch, std::vector<int>& out) {
   const FieldState& f = w.fields;
   const SandBed& bed = f.sand;
@@ -279,7 +277,8 @@ void couple_sand(WorldImpl& w) {
   const Real touch = std::min(Real(0.25) * bed.spacing, w.settings.contact_margin);
   // Footprints first (every covered vertex is known before any sand moves).
   std::vector<int>& starts = f.footprint_start;
-  std::vector<Footprint> prints(std::size_t(w.body_count()));
+  std::vector<Footprint>& prints = f.footprints;
+  prints.assign(std::size_t(w.body_count()), Footprint{});
   starts.assign(1, 0);
   f.covered_now.clear();
   for (int i = 0; i < w.body_count(); ++i) {
@@ -394,7 +393,8 @@ Real water_ceiling(const FieldState& f) {
 /// Before a step: the pressure and drag of the water on every body in it.
 void apply_water_forces(WorldImpl& w) {
   FieldState& f = w.fields;
-  const Real ceiling = water_ceiling(f);
+  f.ceiling = water_ceiling(f);
+  const Real ceiling = f.ceiling;
   const Real time = now(w);
   const HydroParams params{f.water_def.density, length(w.settings.gravity),
                            f.water_def.pressure_drag, f.water_def.skin_friction};
@@ -442,7 +442,7 @@ void apply_water_forces(WorldImpl& w) {
 void couple_wake(WorldImpl& w) {
   FieldState& f = w.fields;
   WakeGrid& wake = f.wake;
-  const Real ceiling = water_ceiling(f);
+  const Real ceiling = f.ceiling;  // apply_water_forces's, on the same wake
   std::fill(f.wake_thickness_now.begin(), f.wake_thickness_now.end(), Real(0));
   const Real s = wake.spacing();
   for (int i = 0; i < w.body_count(); ++i) {
