@@ -73,16 +73,16 @@ std::uint64_t run_hash(const GoldenRun& r, int threads) {
 
 TEST(Golden, ReferenceRunsKeepTheirBits) {
   const GoldenRun runs[] = {
-      {"ball_into_stack", [] { return file("ball_into_stack.json"); }, 60, 0xe851b399ddc1d98f},
-      {"pile_20", [] { return file("pile_20.json"); }, 3, 0xfc282908bcc1e55f},
+      {"ball_into_stack", [] { return file("ball_into_stack.json"); }, 60, 0x3cfc9fd602247132},
+      {"pile_20", [] { return file("pile_20.json"); }, 3, 0xc7d6fce69960610f},
       {"gears", [] { return file("gears.json"); }, 120, 0x173bfae6833b99ce},
-      {"windmill_piles", [] { return file("windmill_piles.json"); }, 40, 0x5a104209a7960321},
+      {"windmill_piles", [] { return file("windmill_piles.json"); }, 40, 0xf17f0bf6de2bfae9},
       {"mass_ratio_stack", [] { return file("mass_ratio_stack.json"); }, 120, 0x7afa3d412714cae1},
       {"heavy_chain", [] { return file("heavy_chain.json"); }, 120, 0xa44f7db3692729b1},
       {"mixed_pile_jacobi", [] { return mixed_pile(IterationOrder::Jacobi); }, 120,
-       0xf6f3a551307935a3},
+       0x556de43d00eee6af},
       {"mixed_pile_colored", [] { return mixed_pile(IterationOrder::Colored); }, 120,
-       0x99f6a2ef81b94377},
+       0x87cbafd185d90ad1},
   };
   const bool print = std::getenv("PABD_GOLDEN_PRINT") != nullptr;
   for (const GoldenRun& r : runs) {

@@ -318,6 +318,53 @@ BoxPair random_box_pair(Rng& rng) {
   return p;
 }
 
+// Edge and corner neighbours in a pile (boxes 1 mm apart): the closest
+// points are on their edges or corners, so the contact is one point there,
+// along the diagonal, at the true distance (sqrt 2 or sqrt 3 mm), not a face
+// contact along an axis at 1 mm that pushes when they slide past each other.
+TEST(Narrowphase, EdgeAndCornerNeighboursTouchAtTheirClosestPoints) {
+  const Vec3 half{0.5, 0.5, 0.5};
+  const ShapePose a{{0, 0.5005, 0}, identity3()};
+  struct Case {
+    Vec3 offset;  // of B's centre from A's
+    Vec3 normal;  // expected, from A to B
+    double distance;
+  };
+  const double r2 = 1 / std::sqrt(2.0), r3 = 1 / std::sqrt(3.0);
+  const Case cases[] = {
+      {{1.001, 1.001, 0}, {r2, r2, 0}, 0.001 * std::sqrt(2.0)},
+      {{0, 1.001, -1.001}, {0, r2, -r2}, 0.001 * std::sqrt(2.0)},
+      {{-1.001, 0, 1.001}, {-r2, 0, r2}, 0.001 * std::sqrt(2.0)},
+      {{1.001, 1.001, 1.001}, {r3, r3, r3}, 0.001 * std::sqrt(3.0)},
+  };
+  for (const Case& c : cases) {
+    const ShapePose b{a.position + c.offset, identity3()};
+    const ContactManifold m = collide_shapes(box_shape(2 * half), a, box_shape(2 * half), b, 0.01);
+    ASSERT_EQ(m.count, 1);
+    EXPECT_NEAR(length(m.normal - c.normal), 0, kGeom);
+    EXPECT_NEAR(m.points[0].separation, c.distance, kGeom);
+    EXPECT_NEAR(length(m.points[0].world_b - m.points[0].world_a), c.distance, kGeom);
+    // Farther apart than the margin along the diagonal (13.5 or 13.9 mm),
+    // though within it along each axis (9.6 or 8 mm): no contact.
+    const ShapePose far{a.position + c.offset + 0.007 * c.normal * std::sqrt(3.0), identity3()};
+    EXPECT_EQ(collide_shapes(box_shape(2 * half), a, box_shape(2 * half), far, 0.01).count, 0);
+  }
+}
+
+/// True when unit n is parallel to one of the 15 separating axes of boxes a
+/// and b (their face normals and the cross products of their edges).
+bool on_sat_axis(const Eigen::Vector3d& n, const RefBox& a, const RefBox& b) {
+  auto parallel = [&](const Eigen::Vector3d& l) {
+    return l.norm() > 1e-6 && n.cross(l.normalized()).norm() <= 1e-9;
+  };
+  for (int i = 0; i < 3; ++i) {
+    if (parallel(a.r.col(i)) || parallel(b.r.col(i))) return true;
+    for (int j = 0; j < 3; ++j)
+      if (parallel(a.r.col(i).cross(b.r.col(j)))) return true;
+  }
+  return false;
+}
+
 TEST(Narrowphase, RandomBoxPairsAgreeWithSatAndGjkEpa) {
   Rng rng(20261127);
   const Real margin = 0.05;
@@ -327,6 +374,8 @@ TEST(Narrowphase, RandomBoxPairsAgreeWithSatAndGjkEpa) {
   int deep_points = 0, deep_points_exact = 0, apart_points = 0, apart_off_normal = 0;
   double worst_axis_bias = 0, worst_epa = 0, worst_normal = 0, worst_surface = 0;
   double worst_shallower = 0, worst_incident = 0, worst_gap_excess = -1;
+  int closest_contacts = 0, beyond_margin_by_distance = 0;
+  double worst_closest = 0;
   while (accepted < kWanted) {
     ++tries;
     const BoxPair p = random_box_pair(rng);
@@ -362,10 +411,34 @@ TEST(Narrowphase, RandomBoxPairsAgreeWithSatAndGjkEpa) {
       EXPECT_GE(g.sep, ref.sep - kGeom);
     }
 
-    // Within margin along every axis: at least one point.
+    // Within margin along every axis but farther apart than the margin (the
+    // axes only bound the distance from below): a closest-point contact is
+    // not reported (an edge contact, along its axis, still may be).
+    if (g.sep > margin + kGeom && m.count == 0) {
+      ++beyond_margin_by_distance;
+      continue;
+    }
+    // Within margin: at least one point.
     ASSERT_GE(m.count, 1);
     expect_consistent(m, p.pa, p.pb);
     const Eigen::Vector3d n = to_eigen(m.normal);
+    // Apart with nothing of the incident face over the reference face, the
+    // contact is one point at the boxes' closest points (narrowphase_box_box.h):
+    // its normal none of the 15 axes, its separation the true distance (GJK,
+    // computed independently above), both points on their boxes' surfaces
+    // and the normal the line between them.
+    if (!on_sat_axis(n, ra, rb)) {
+      ++closest_contacts;
+      EXPECT_GT(ref.sep, 0);
+      ASSERT_EQ(m.count, 1);
+      const ContactPoint& c = m.points[0];
+      EXPECT_NEAR(c.separation, g.sep, kGeom);
+      EXPECT_NEAR(ref_box_distance(ra, c.world_a), 0, kGeom);
+      EXPECT_NEAR(ref_box_distance(rb, c.world_b), 0, kGeom);
+      EXPECT_NEAR((to_eigen(c.world_b - c.world_a) - c.separation * n).norm(), 0, kGeom);
+      worst_closest = std::max(worst_closest, std::abs(c.separation - g.sep));
+      continue;
+    }
     // The normal is one of the 15 axes, oriented from A to B, and its
     // separation is within the bias of the best.
     const double sep_n = ref_axis_separation(ra, rb, n);
@@ -467,11 +540,15 @@ TEST(Narrowphase, RandomBoxPairsAgreeWithSatAndGjkEpa) {
       "  apart: deepest point's separation minus the true distance (GJK) <= %.3g m\n"
       "  points off their surfaces <= %.2g m\n"
       "  apart, points along the normal: %d, distance vs separation <= %.2g m; off the normal: %d\n"
-      "  penetrating points whose distance to the reference box equals the separation: %d of %d\n",
+      "  penetrating points whose distance to the reference box equals the separation: %d of %d\n"
+      "  closest-point contacts %d, separation vs GJK distance <= %.2g m; none where the "
+      "distance exceeds the margin: %d\n",
       accepted, overlapping, tries, apart_beyond_margin, face_contacts, edge_contacts, unique_axis,
       worst_normal, worst_epa, worst_axis_bias, exact_depth, accepted, worst_shallower,
       worst_gap_excess, worst_surface, apart_points, worst_incident, apart_off_normal,
-      deep_points_exact, deep_points);
+      deep_points_exact, deep_points, closest_contacts, worst_closest, beyond_margin_by_distance);
+  // Random boxes apart within margin often have no face over another's face.
+  EXPECT_GT(closest_contacts, 0);
 }
 
 // Symmetry ----------------------------------------------------------------------

@@ -376,6 +376,8 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   }
   const Real* supported = supported_mass_.data();
   const Real* start_gap = cur_.start_gap.data();
+  Real* drop = at_least(support_drop_, nb);
+  for_each_index(threading_, nb, [&](int i) { support_drop_kernel(v, start_gap, drop, i); });
   const Real* approach = cur_.approach_velocity.data();
   const Real* friction = cur_.friction.data();
   const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
@@ -383,8 +385,8 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   Vec3* lambda = cur_.lambda.data();
   const Real h2 = in.aabb.dt * in.aabb.dt;
   for_each_index(threading_, nc, [&](int k) {
-    load_penalty_kernel(v, weight, supported, start_gap, approach, friction, impact_speed, g, h2,
-                        penalty, lambda, k);
+    load_penalty_kernel(v, weight, supported, drop, start_gap, approach, friction, impact_speed, g,
+                        h2, penalty, lambda, k);
   });
 }
 

@@ -185,6 +185,7 @@ class ContactDetector {
   // Load-aware penalties (contact_load.h): per body, the sum of its supports'
   // verticality and the mass it carries (kept across steps as a warm start).
   ScratchArray<Real> pair_support_;  ///< per pair end (contact_load.h)
+  ScratchArray<Real> support_drop_;  ///< per body: its nearest support as a drop (contact_load.h)
   std::vector<Real> support_weight_;
   std::vector<Real> supported_mass_;
   std::vector<Real> supported_scratch_;
