@@ -15,8 +15,12 @@
 // previous step's contacts for the warm start and the friction anchors. Last,
 // the candidates with points become the step's contact pairs, and a counting
 // sort (serial, in pair order) builds the body-to-pair-end adjacency. The
-// contacts come out in candidate order, then manifold order: the same for any
-// thread count.
+// contacts come out in two blocks, the near candidates' (a point within
+// 0.1 g h^2: touching pairs, which push in most iterations) and then the
+// others' (speculative pairs, which most iterations skip by their idle
+// bounds), each in candidate order, then manifold order: the same for any
+// thread count. The iterations then read the pushing contacts densely
+// (pile_20: the solve 232 -> 109 ms per step at 1 thread).
 //
 // Bodies joined by a bond (any joint or spring) never collide with each
 // other: a jointed assembly's neighbouring parts usually touch or overlap at
@@ -88,7 +92,7 @@ class ContactDetector {
   /// The solver's view of the contacts (valid until the next detect or clear).
   ContactArrays arrays();
   /// The per-body adjacency of the contact pairs' ends (begin == nullptr when there are none).
-  ContactEnds ends() const;
+  ContactEnds ends();
   /// Separation of contact k at detection [m] (negative = penetration).
   Real separation(int k) const { return cur_.separation[k]; }
   /// Feature id of contact k (contact_manifold.h).
@@ -115,7 +119,8 @@ class ContactDetector {
     int pairs = 0;                    ///< candidates
     int body_pairs = 0;               ///< candidates that are body pairs (the rest are plane pairs)
     ScratchArray<std::uint64_t> key;  ///< per candidate (contact_detect_kernels.h)
-    ScratchArray<int> begin;          ///< per candidate + 1: first contact
+    ScratchArray<int> begin;          ///< per candidate: first contact
+    ScratchArray<int> end;            ///< per candidate: one past its last contact
     ScratchArray<int> end_body;       ///< per end
     ScratchArray<Real> end_radius;    ///< per end
     ScratchArray<Vec3> slot_local;    ///< per slot
@@ -155,6 +160,8 @@ class ContactDetector {
   ScratchArray<int> manifold_count_;  ///< per candidate
   ScratchArray<ContactManifold> manifolds_;
   ScratchArray<long long> block_sums_;
+  ScratchArray<int> point_count_;  ///< per candidate: its manifolds' points
+  ScratchArray<int> near_;         ///< per candidate: 1 = its contacts go first (near ones)
   // Pairs joined by a bond, and the bond ends they were found from.
   std::vector<std::uint64_t> joined_;
   std::vector<int> joined_from_;
@@ -181,6 +188,7 @@ class ContactDetector {
   // Body-to-pair-end adjacency (CSR) and its fill cursors.
   std::vector<int> end_begin_;
   ScratchArray<int> end_index_;
+  ScratchArray<EndIdleBound> end_bound_;  ///< beside end_index_ (ContactEnds::bound)
   std::vector<int> fill_;
   // Load-aware penalties (contact_load.h): per body, the sum of its supports'
   // verticality and the mass it carries (kept across steps as a warm start).

@@ -142,13 +142,32 @@ PABD_HD void contact_manifold_kernel(const ShapePoseView& v, const Real* reach,
   counts[i] = points;
 }
 
+/// How close a candidate's nearest point must be for its contacts to go to
+/// the front of the step's arrays (contact_near_kernel), in g h^2 [-].
+inline constexpr Real kNearContactShare = Real(0.1);
+
+/// 1 when candidate i's nearest point (its manifolds' least separation) is
+/// within `near` [m]: touching pairs, which push in most iterations, are
+/// stored first, densely, apart from the speculative ones, which most
+/// iterations skip (contact_kernels.h); 0 otherwise, or without points.
+PABD_HD int contact_near_kernel(const ContactManifold* manifolds, const int* manifold_begin,
+                                const int* manifold_count, Real near, int i) {
+  for (int mi = 0; mi < manifold_count[i]; ++mi) {
+    const ContactManifold& m = manifolds[manifold_begin[i] + mi];
+    for (int j = 0; j < m.count; ++j)
+      if (m.points[j].separation <= near) return 1;
+  }
+  return 0;
+}
+
 /// The previous step's contacts, as the matching reads them. Pair p (in the
-/// previous step's candidate order) owns contacts begin[p] .. begin[p+1).
+/// previous step's candidate order) owns contacts begin[p] .. end[p).
 struct PreviousContacts {
   int body_pairs = 0;                      ///< candidates [0, body_pairs) are body pairs
   int pairs = 0;                           ///< all candidates
   const std::uint64_t* key = nullptr;      ///< per candidate, ascending in each segment
-  const int* begin = nullptr;              ///< per candidate + 1
+  const int* begin = nullptr;              ///< per candidate: its first contact
+  const int* end = nullptr;                ///< per candidate: one past its last
   const std::uint32_t* feature = nullptr;  ///< per contact
   const Vec3* slot_local = nullptr;        ///< per slot: anchors
   const Vec3* lambda = nullptr;            ///< per contact: at the end of its step
@@ -169,7 +188,7 @@ PABD_HD int previous_pair(const PreviousContacts& p, bool plane_pair, std::uint6
 /// same feature id, or -1.
 PABD_HD int previous_contact(const PreviousContacts& p, int pair, std::uint32_t feature) {
   if (pair < 0) return -1;
-  for (int k = p.begin[pair]; k < p.begin[pair + 1]; ++k)
+  for (int k = p.begin[pair]; k < p.end[pair]; ++k)
     if (p.feature[k] == feature) return k;
   return -1;
 }
@@ -231,9 +250,10 @@ PABD_HD Vec3 start_point_velocity(const ShapePoseView& v, int i, Vec3 p) {
 PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel& body,
                                   const ContactCandidates& c, const ContactManifold* manifolds,
                                   const int* manifold_begin, const int* manifold_count,
-                                  const int* offset, const PreviousContacts& prev, Real h2,
-                                  Real impact_speed, const ContactOutput& out, int i) {
-  const int points = offset[i + 1] - offset[i];
+                                  const int* offset, const int* offset_end,
+                                  const PreviousContacts& prev, Real h2, Real impact_speed,
+                                  const ContactOutput& out, int i) {
+  const int points = offset_end[i] - offset[i];
   if (points == 0) return;
   int a = 0, b = 0;
   candidate_bodies(c, i, a, b);

@@ -105,6 +105,16 @@ PABD_HD void contact_pair_prepare_kernel(const ContactArrays& c, int m) {
   contact_pair_quiet_kernel(c, m);
 }
 
+/// Start of a step, after contact_pair_prepare_kernel: the idle bounds of
+/// the pair ends body i lists (EndIdleBound).
+PABD_HD void contact_end_bound_kernel(const ContactArrays& c, const ContactEnds& ends, int i) {
+  for (int t = ends.begin[i]; t < ends.begin[i + 1]; ++t) {
+    const int e = ends.index[t];
+    const PairIdleBound b = c.pair_bound[e >> 1];
+    ends.bound[t] = EndIdleBound{b.start_gap, b.reach, c.pair_body[e ^ 1]};
+  }
+}
+
 /// True when every contact of pair m is surely idle (contact_surely_idle),
 /// told from the pair's bound alone: with each normal a unit vector,
 /// n . translation >= -|translation|_1, so start_gap - |translation|_1 -
@@ -117,6 +127,19 @@ PABD_HD_ALWAYS_INLINE bool pair_surely_idle(const ContactArrays& c, int m,
   const Vec3 t = motion.translation;
   const Real moved = std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z);
   return b.start_gap - moved - motion.turn * b.reach > kIdleBoundSlack;
+}
+
+/// pair_surely_idle for the pair end that body i lists with bound r (its
+/// other body r.other), from r instead of the pair's records: the same test
+/// and the same bits (|t|_1 of B's translation less A's is that of A's less
+/// B's, and the turn norms add in either order).
+PABD_HD_ALWAYS_INLINE bool end_surely_idle(const BodyArrays& bodies, const ContactArrays& c, int m,
+                                           int i, const EndIdleBound& r) {
+  if (!c.pair_quiet[m]) return false;
+  const Vec3 t = step_translation(bodies, r.other) - step_translation(bodies, i);
+  const Real moved = std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z);
+  const Real turn = bodies.turn_norm[i] + bodies.turn_norm[r.other];
+  return r.start_gap - moved - turn * r.reach > kIdleBoundSlack;
 }
 
 /// Contact k's normal and tangential penalties.

@@ -20,7 +20,8 @@ constexpr std::uint64_t kMaxContacts = 1u << 30;
 template <typename Buffer, typename F>
 void visit_arrays(Buffer& b, long long n, long long p, F&& f) {
   f(b.key, p, "contact candidates");
-  f(b.begin, p > 0 ? p + 1 : 0, "contact candidate ranges");  // none before a detection
+  f(b.begin, p, "contact candidate ranges");
+  f(b.end, p, "contact candidate ranges");
   f(b.end_body, 2 * n, "contact ends");
   f(b.end_radius, 2 * n, "contact ends");
   f(b.slot_local, kContactSlots * n, "contact anchors");
@@ -65,7 +66,11 @@ void ContactDetector::load_state(SnapshotReader& in, int bodies) {
     in.array(a.reserve_for(static_cast<std::size_t>(std::max(count, 1LL))),
              static_cast<std::size_t>(count), what);
   });
-  if (p == 0) b.begin.data()[0] = 0;
+  const int* first = b.begin.data();
+  const int* last = b.end.data();
+  for (long long i = 0; i < p; ++i)
+    if (first[i] < 0 || last[i] < first[i] || last[i] > n)
+      throw Error("restore_state: corrupt snapshot (contact candidate ranges)");
   in.any_array(supported_mass_, static_cast<std::size_t>(bodies), "supported masses");
   if (!supported_mass_.empty() && static_cast<int>(supported_mass_.size()) != bodies)
     throw Error("restore_state: corrupt snapshot (supported masses)");

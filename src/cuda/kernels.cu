@@ -175,6 +175,13 @@ __global__ void contact_pair_prepare_kernel(ContactArrays contacts) {
   ::pabd::contact_pair_prepare_kernel(contacts, m);
 }
 
+/// Start of a step, after the pairs': the idle bounds beside each body's pair ends.
+__global__ void contact_end_bound_kernel(ContactArrays contacts, ContactEnds ends, int bodies) {
+  const int i = thread_index();
+  if (i >= bodies) return;
+  ::pabd::contact_end_bound_kernel(contacts, ends, i);
+}
+
 /// The pairs' quiet flags after a per-contact dual update.
 __global__ void contact_pair_quiet_kernel(ContactArrays contacts) {
   const int m = thread_index();
@@ -259,16 +266,26 @@ __global__ void contact_manifold_kernel(ShapePoseView poses, const Real* reach,
                                   manifold_count, counts, i);
 }
 
-/// Candidate i's points at offset[i], matched and warm-started.
+/// Candidate i's nearness (near[i] = 1: its contacts go first).
+__global__ void contact_near_kernel(const ContactManifold* manifolds, const int* manifold_begin,
+                                    const int* manifold_count, Real near_gap, int count,
+                                    int* near) {
+  const int i = thread_index();
+  if (i >= count) return;
+  near[i] = ::pabd::contact_near_kernel(manifolds, manifold_begin, manifold_count, near_gap, i);
+}
+
+/// Candidate i's points at offset[i] .. offset_end[i], matched and warm-started.
 __global__ void contact_write_kernel(ShapePoseView poses, ContactBodyModel model,
                                      ContactCandidates candidates, const ContactManifold* manifolds,
                                      const int* manifold_begin, const int* manifold_count,
-                                     const int* offset, PreviousContacts previous, Real h2,
-                                     Real impact_speed, ContactOutput out) {
+                                     const int* offset, const int* offset_end,
+                                     PreviousContacts previous, Real h2, Real impact_speed,
+                                     ContactOutput out) {
   const int i = thread_index();
   if (i >= candidates.count) return;
   ::pabd::contact_write_kernel(poses, model, candidates, manifolds, manifold_begin, manifold_count,
-                               offset, previous, h2, impact_speed, out, i);
+                               offset, offset_end, previous, h2, impact_speed, out, i);
 }
 
 // --- Fields beside the bodies (docs/fields.md) -------------------------------

@@ -21,7 +21,9 @@
 //
 // Contacts come in pairs: all the points that one candidate pair of bodies
 // produced (every manifold of a compound included) are contiguous, contacts
-// pair_begin[m] .. pair_end[m), with the same two bodies in the same order.
+// pair_begin[m] .. pair_end[m), with the same two bodies in the same order
+// (the touching pairs' contacts stored before the speculative ones',
+// contacts/contact_detect.h, so pair_begin is not monotone in m).
 // Pairs are listed by their first dynamic body (a body pair's lower index, a
 // plane pair's body), not in contact order, so that a static split of the
 // pair loop and of the body loop gives a thread mostly the pairs of its own
@@ -125,6 +127,16 @@ struct ContactArrays {
   Mat3* pair_second_moment = nullptr;
 };
 
+/// A pair end's idle bound where its body lists it (ContactEnds::bound): the
+/// pair's PairIdleBound and the pair's other body, beside the end's index,
+/// so that a colored sweep tells a quiet speculative pair idle from its
+/// body's own list and the other body's motion, without the pair's records.
+struct EndIdleBound {
+  Real start_gap = 0;  ///< the pair's PairIdleBound::start_gap [m]
+  Real reach = 0;      ///< the pair's PairIdleBound::reach [m]
+  int other = 0;       ///< the pair's other body
+};
+
 /// What the per-body stages read of the contacts: the ends of the pairs
 /// touching body i are index[begin[i] .. begin[i+1]), in pair order, pair end
 /// e = 2 m + side belonging to pair m = e / 2 (whose contacts are
@@ -136,6 +148,9 @@ struct ContactEnds {
   const Real* weight = nullptr;         ///< per pair end: sums' weight (0: nothing to add)
   const BondEndSums* sums = nullptr;    ///< per pair end, valid where weight != 0
   const Mat3* second_moment = nullptr;  ///< per pair end (paper's local step only)
+  /// Beside index: each listed end's idle bound, written at the start of the
+  /// step (contact_end_bound_kernel) and read by colored sweeps.
+  EndIdleBound* bound = nullptr;
 };
 
 }  // namespace pabd

@@ -51,21 +51,22 @@ PABD_HD_ALWAYS_INLINE void add_contact_pair_end(const BodyArrays& bodies, const 
   if (sums.weight != 0) add_bond_end_sums(sys, sums, kSecondMoment ? &second_moment : nullptr);
 }
 
-/// One body of colour `colour` in a colored sweep with contacts (see the top
-/// of this file). `fuse_dual`: pairs take the previous iteration's deferred
-/// dual update in their first colour.
-PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
-                                const ContactArrays& contact, const ContactEnds& ends,
-                                const int* body_colour, int colour, bool fuse_dual, int i,
-                                const StepConstants& k) {
-  if (b.is_static[i]) return;
-  AffineSystem sys = body_bond_system(b, bonds, i, k);
-  const int end_first = ends.begin[i], end_last = ends.begin[i + 1];
-  for (int e_at = end_first; e_at < end_last; ++e_at) {
+/// Pair ends the body found live, evaluated after its idle ones are told
+/// apart: the evaluations' prefetches then run ahead over pairs that are
+/// read, not over the idle ones that most of a pile's are.
+inline constexpr int kLiveEndBatch = 16;
+
+/// Evaluates `count` live pair ends of body i in their listed order (the
+/// sums are added in the order they would be without the batching).
+PABD_HD_ALWAYS_INLINE void add_live_pair_ends(const BodyArrays& b, const ContactArrays& contact,
+                                              const int* body_colour, int colour, bool fuse_dual,
+                                              const StepConstants& k, const int* live, int count,
+                                              AffineSystem& sys) {
+  for (int j = 0; j < count; ++j) {
     // Two pairs ahead: where its contacts are; one ahead: its contacts.
-    if (e_at + 2 < end_last) prefetch_pair_record(contact, ends.index[e_at + 2] >> 1);
-    if (e_at + 1 < end_last) prefetch_contact_pair(contact, ends.index[e_at + 1] >> 1);
-    const int e = ends.index[e_at];
+    if (j + 2 < count) prefetch_pair_record(contact, live[j + 2] >> 1);
+    if (j + 1 < count) prefetch_contact_pair(contact, live[j + 1] >> 1);
+    const int e = live[j];
     const int m = e >> 1;
     const bool dual_first = fuse_dual && first_pair_colour(body_colour, contact, m) == colour;
     const bool round = contact.pair_round[m] != 0;
@@ -80,6 +81,37 @@ PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
       add_contact_pair_end<false, true>(b, contact, e, dual_first, sys);
     }
   }
+}
+
+/// One body of colour `colour` in a colored sweep with contacts (see the top
+/// of this file). `fuse_dual`: pairs take the previous iteration's deferred
+/// dual update in their first colour.
+PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
+                                const ContactArrays& contact, const ContactEnds& ends,
+                                const int* body_colour, int colour, bool fuse_dual, int i,
+                                const StepConstants& k) {
+  if (b.is_static[i]) return;
+  AffineSystem sys = body_bond_system(b, bonds, i, k);
+  int live[kLiveEndBatch];
+  int live_count = 0;
+  for (int e_at = ends.begin[i]; e_at < ends.begin[i + 1]; ++e_at) {
+    const int e = ends.index[e_at];
+    // A quiet pair told idle from the body's own list (most of a pile's:
+    // speculative side, edge and corner neighbours) costs its weights' zeros.
+    // Telling it first changes nothing the live ones read: only this body
+    // evaluates its pairs while its colour is solved, each pair once.
+    if (ends.bound && end_surely_idle(b, contact, e >> 1, i, ends.bound[e_at])) {
+      contact.pair_weight[e] = 0;
+      contact.pair_weight[e ^ 1] = 0;
+      continue;
+    }
+    if (live_count == kLiveEndBatch) {
+      add_live_pair_ends(b, contact, body_colour, colour, fuse_dual, k, live, live_count, sys);
+      live_count = 0;
+    }
+    live[live_count++] = e;
+  }
+  add_live_pair_ends(b, contact, body_colour, colour, fuse_dual, k, live, live_count, sys);
   body_local_step(b, i, sys, k);
 }
 

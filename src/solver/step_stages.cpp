@@ -152,6 +152,9 @@ void warm_start_stage(StepContext& ctx) {
   for_each_index(ctx, contact.count,
                  [&](int i) { contact_prepare_kernel(bodies, contact, i, hard, h2); });
   for_each_index(ctx, contact.pair_count, [&](int m) { contact_pair_prepare_kernel(contact, m); });
+  const ContactEnds& ends = ctx.contact_ends;
+  if (ends.bound)
+    for_each_index(ctx, bodies.count, [&](int i) { contact_end_bound_kernel(contact, ends, i); });
   // Joint limits and drives: coordinates at the step's start, drive targets at its end time.
   const Real t_end = Real(ctx.steps_taken + 1) * h;
   for_each_index(ctx, bonds.count,
