@@ -340,6 +340,21 @@ def outcome_summary(peers, keys):
                     gap += f", non-finite at step {r['nonfinite_step']}"
                 parts.append(f"{engine_label(k)} {gap}")
         lines.append("- **heavy_chain**: " + "; ".join(parts) + ".")
+    for scene in ("pile_20", "pile_30", "pile_50"):
+        cells = peers.get(scene)
+        if not cells:
+            continue
+        parts = []
+        for k in keys:
+            c = cells.get(k)
+            if c and c.runs and contacts_per_body(c.first) is not None:
+                r = c.first
+                parts.append(f"{engine_label(k)} {sig(contacts_per_body(r))} "
+                             f"(deepest contact {sig(r['max_contact_penetration'])} m, ground "
+                             f"{sig(r['max_ground_penetration'])} m)")
+        if parts:
+            lines.append(f"- **Contacts per box, {scene}** (median over the steps; the deepest "
+                         "penetrations): " + "; ".join(parts) + ".")
     nonfinite = [f"{engine_label(k)} on {s} at step {c.first['nonfinite_step']}"
                  for s, cells in peers.items() for k, c in cells.items()
                  if c.runs and c.first["nonfinite_step"]]
@@ -480,7 +495,10 @@ def section_peers(peers, keys, descriptions):
              "the deepest overlap the engine's own contact detection reported; ground = the "
              "deepest point of a body below the ground plane (the same code for every engine). "
              "Stood (resting scenes only): every box within 5 cm of its start. Max displacement: "
-             "the farthest a moving body ended from its start.", ""]
+             "the farthest a moving body ended from its start. Contacts per body: the median "
+             "over the steps of the contact points the engine's own detection produced "
+             "(speculative ones included, as each engine counts them), over the moving bodies.",
+             ""]
     for scene, cells in peers.items():
         first = next((c.first for c in cells.values() if c.runs), None)
         head = f"### {scene}"
@@ -491,17 +509,17 @@ def section_peers(peers, keys, descriptions):
         if scene in descriptions:
             lines += [f"*{descriptions[scene]}*", ""]
         lines += ["| engine | iterations | runs | ms/step | / pabd 2T | / pabd 1T | stood | "
-                  "max contact pen. (m) | max ground pen. (m) | max joint gap (m) | "
-                  "max displacement (m) | non-finite |",
-                  "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|"]
+                  "contacts per body | max contact pen. (m) | max ground pen. (m) | "
+                  "max joint gap (m) | max displacement (m) | non-finite |",
+                  "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|"]
         ref2, ref1 = cells.get(("pabd", 2)), cells.get(("pabd", 1))
         for k in keys:
             c = cells.get(k)
             if c is None:
-                lines.append(f"| {engine_label(k)} | | | not run | | | | | | | | |")
+                lines.append(f"| {engine_label(k)} | | | not run | | | | | | | | | |")
                 continue
             if not c.runs:
-                lines.append(f"| {engine_label(k)} | | | not run: {error_text(c.error)} | | | | | | | | |")
+                lines.append(f"| {engine_label(k)} | | | not run: {error_text(c.error)} | | | | | | | | | |")
                 continue
             r = c.first
             r2 = ratio(c.ms, ref2.ms) if ref2 and ref2.runs else None
@@ -509,10 +527,17 @@ def section_peers(peers, keys, descriptions):
             nf = f"step {r['nonfinite_step']}" if r["nonfinite_step"] else "no"
             lines.append(f"| {engine_label(k)} | {r['iterations']} | {len(c.runs)} | {sig(c.ms)} | "
                          f"{sig(r2)} | {sig(r1)} | {yes_no(r['stood'])} | "
+                         f"{sig(contacts_per_body(r))} | "
                          f"{sig(r['max_contact_penetration'])} | {sig(r['max_ground_penetration'])} | "
                          f"{sig(r['max_joint_gap'])} | {sig(r['max_displacement'])} | {nf} |")
         lines.append("")
     return lines
+
+
+def contacts_per_body(r):
+    """Median contact points per step over the moving bodies (None for data without them)."""
+    points = r.get("contact_points")
+    return points["median"] / r["bodies"] if points and r["bodies"] else None
 
 
 def scaling_points(peers, key):

@@ -23,14 +23,17 @@ GENERATOR = os.path.join(HERE, "..", "scripts", "benchmark_report.py")
 
 
 def peer(engine, threads, scene, bodies, ms, iterations, steps=60, stood=None, pen=0.01,
-         gap=None, nonfinite=None, version="1"):
-    return {"engine": engine, "version": version, "scene": f"scenes/{scene}.json",
+         gap=None, nonfinite=None, version="1", points=None):
+    row = {"engine": engine, "version": version, "scene": f"scenes/{scene}.json",
             "bodies": bodies, "joints": 0, "steps": steps, "dt": 0.0125,
             "iterations": iterations, "threads": threads,
             "ms_per_step": {"median": ms, "min": ms, "max": ms}, "setup_s": 0.1,
             "max_contact_penetration": pen, "max_ground_penetration": pen / 2,
             "max_joint_gap": gap, "max_displacement": None if nonfinite else 0.02,
             "stood": stood, "nonfinite_step": nonfinite, "settings": {}}
+    if points is not None:  # older data have no contact counts
+        row["contact_points"] = {"median": points, "max": points}
+    return row
 
 
 MJDATA = "peer_mujoco: mj_loadXML: Error: could not create mjData"
@@ -59,10 +62,11 @@ def peer_rows():
              peer("ode", 1, "heavy_chain", 19, 0.045, 20, gap=50.5, nonfinite=17),
              peer("mujoco", 1, "heavy_chain", 19, 0.12, 100, gap=51.0, version="2.2.2")]
     # Piles: pabd 1T 1000 -> 16000 ms from 8001 to 125001 bodies: slope ln 16 / ln(125001/8001).
-    rows += [peer("pabd", 1, "pile_20", 8001, 1000, 20, steps=5),
-             peer("pabd", 2, "pile_20", 8001, 600, 20, steps=5),
-             peer("bullet", 1, "pile_20", 8001, 80, 10, steps=5),
-             peer("ode", 1, "pile_20", 8001, 40, 20, steps=5),
+    # Contact points: pabd 24 per box, Bullet 0.6, ODE 0.4 (pile_20's first 5 steps, measured).
+    rows += [peer("pabd", 1, "pile_20", 8001, 1000, 20, steps=5, points=192024),
+             peer("pabd", 2, "pile_20", 8001, 600, 20, steps=5, points=192024),
+             peer("bullet", 1, "pile_20", 8001, 80, 10, steps=5, points=4800.6),
+             peer("ode", 1, "pile_20", 8001, 40, 20, steps=5, points=3200.4),
              {"engine": "mujoco", "threads": 1, "scene": "scenes/pile_20.json",
               "error": "scenes/pile_20.json: " + MJDATA},
              peer("pabd", 1, "pile_50", 125001, 16000, 20, steps=2),
@@ -192,12 +196,19 @@ class BenchmarkReportTest(unittest.TestCase):
 
     def test_peer_table_ratios_and_outcomes(self):
         # engine / pabd 2T and / pabd 1T: 8 / 20, 8 / 32; 3 runs.
-        self.assertIn("| Bullet | 10 | 3 | 8.00 | 0.400 | 0.250 | – | 0.0100 | 0.00500 |", self.md)
+        # No contact counts in these rows: "–" in that column.
+        self.assertIn("| Bullet | 10 | 3 | 8.00 | 0.400 | 0.250 | – | – | 0.0100 | 0.00500 |", self.md)
         self.assertIn("| ODE | 20 | 3 | 10.0 | 0.500 | 0.312 |", self.md)  # 10 / 32 = 0.3125 -> 0.312
-        self.assertIn("| pabd 1T | 30 | 1 | 0.300 | 1.00 | 1.00 | yes | 0.000800 |", self.md)
-        self.assertIn("| Bullet | 10 | 1 | 0.0200 | 0.0667 | 0.0667 | **no** | 2.50 |", self.md)
-        self.assertIn("| ODE | 20 | 1 | 0.0450 | 0.450 | 0.300 | – | 0.0100 | 0.00500 | 50.5 | – | step 17 |",
+        self.assertIn("| pabd 1T | 30 | 1 | 0.300 | 1.00 | 1.00 | yes | – | 0.000800 |", self.md)
+        self.assertIn("| Bullet | 10 | 1 | 0.0200 | 0.0667 | 0.0667 | **no** | – | 2.50 |", self.md)
+        self.assertIn("| ODE | 20 | 1 | 0.0450 | 0.450 | 0.300 | – | – | 0.0100 | 0.00500 | 50.5 | – | step 17 |",
                       self.md)
+        # Contact points per moving body: 192024 / 8001 = 24.0, 4800.6 / 8001 = 0.600.
+        self.assertIn("| Bullet | 10 | 1 | 80.0 | 0.133 | 0.0800 | – | 0.600 | 0.0100 |", self.md)
+        self.assertIn("- **Contacts per box, pile_20** (median over the steps; the deepest "
+                      "penetrations): pabd 1T 24.0 (deepest contact 0.0100 m, ground 0.00500 m); "
+                      "pabd 2T 24.0", self.md)
+        self.assertIn("Bullet 0.600 (deepest contact 0.0100 m", self.md)
         self.assertIn("pabd 1T stood (deepest penetration 0.000800 m)", self.md)
         self.assertIn("Bullet fell (deepest penetration 2.50 m)", self.md)
         self.assertIn("Bullet max joint gap 45.0 m", self.md)

@@ -108,6 +108,14 @@ class BulletEngine final : public PeerEngine {
     return deepest;
   }
 
+  long contact_points() const override {
+    long n = 0;
+    btCollisionDispatcher& d = const_cast<btCollisionDispatcher&>(dispatcher_);
+    for (int m = 0; m < d.getNumManifolds(); ++m)
+      n += d.getManifoldByIndexInternal(m)->getNumContacts();
+    return n;
+  }
+
  private:
   // One collision shape per distinct geometry, shared as Bullet users do.
   btCollisionShape* shape_for(const pabd::ShapeDef& s) {

@@ -247,8 +247,9 @@ int run_peer(int argc, char** argv, const std::string& engine, const EngineFacto
       const PeerBody& b = ps.bodies[i];
       poses[i] = {b.position, b.orientation, b.velocity, b.angular_velocity};
     }
-    std::vector<double> ms;
+    std::vector<double> ms, points;
     ms.reserve(static_cast<std::size_t>(steps));
+    points.reserve(static_cast<std::size_t>(steps));
     double contact_pen = 0, ground_pen = 0, joint_gap = 0;
     long nonfinite_step = 0;
     std::string nonfinite_body;
@@ -259,6 +260,7 @@ int run_peer(int argc, char** argv, const std::string& engine, const EngineFacto
       ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
       // Outcome metrics (not timed).
       contact_pen = std::max(contact_pen, eng->contact_penetration());
+      points.push_back(static_cast<double>(eng->contact_points()));
       for (std::size_t i = 0; i < ps.bodies.size(); ++i) {
         if (ps.bodies[i].is_static) continue;
         const PeerPose p = eng->pose(static_cast<int>(i));
@@ -319,6 +321,9 @@ int run_peer(int argc, char** argv, const std::string& engine, const EngineFacto
                           {"max", ms.empty() ? 0 : *std::max_element(ms.begin(), ms.end())}};
     out["setup_s"] = setup_s;
     out["max_contact_penetration"] = contact_pen;
+    out["contact_points"] = {
+        {"median", median(points)},
+        {"max", points.empty() ? 0 : *std::max_element(points.begin(), points.end())}};
     out["max_ground_penetration"] = ground_pen;
     out["max_joint_gap"] = ps.joints.empty() ? nlohmann::json(nullptr) : nlohmann::json(joint_gap);
     out["max_displacement"] =

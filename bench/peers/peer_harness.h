@@ -86,6 +86,9 @@ class PeerEngine {
   /// Deepest penetration [m] (>= 0) among the contacts the engine's own
   /// detection produced in the last step.
   virtual double contact_penetration() const = 0;
+  /// Contact points the engine's own detection produced in the last step
+  /// (its speculative ones included, as it counts them).
+  virtual long contact_points() const = 0;
 };
 
 /// What the engine reports about its setup (written into the JSON line).

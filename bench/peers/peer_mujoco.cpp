@@ -233,6 +233,8 @@ class MujocoEngine final : public PeerEngine {
     return deepest;
   }
 
+  long contact_points() const override { return data_->ncon; }
+
  private:
   struct Address {
     int pos = -1;  // qpos index of the free joint

@@ -85,6 +85,7 @@ class OdeEngine final : public PeerEngine {
 
   void step() override {
     deepest_ = 0;
+    points_ = 0;
     dSpaceCollide(space_, this, &OdeEngine::near_callback);
     dWorldQuickStep(world_, dt_);
     dJointGroupEmpty(contacts_);
@@ -100,6 +101,7 @@ class OdeEngine final : public PeerEngine {
   }
 
   double contact_penetration() const override { return deepest_; }
+  long contact_points() const override { return points_; }
 
  private:
   void add_body(int index) {
@@ -168,6 +170,7 @@ class OdeEngine final : public PeerEngine {
       contact[k].surface.mode = dContactApprox1;
       contact[k].surface.mu = mu;
       self->deepest_ = std::max(self->deepest_, static_cast<double>(contact[k].geom.depth));
+      ++self->points_;
       const dJointID c = dJointCreateContact(self->world_, self->contacts_, &contact[k]);
       dJointAttach(c, b1, b2);
     }
@@ -183,6 +186,7 @@ class OdeEngine final : public PeerEngine {
   std::vector<dGeomID> geoms_;
   std::set<std::pair<int, int>> excluded_;  // jointed pairs (static ends included)
   double deepest_ = 0;
+  long points_ = 0;  ///< contacts created in the last step
 };
 
 }  // namespace

@@ -53,6 +53,8 @@ class PabdEngine final : public PeerEngine {
     return deepest;
   }
 
+  long contact_points() const override { return world_.contact_count(); }
+
  private:
   static pabd::World build_world(const PeerScene& ps, const PeerOptions& options) {
     pabd::WorldDef settings = ps.scene.settings;
