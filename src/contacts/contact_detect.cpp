@@ -218,12 +218,25 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   // candidate order (deterministic exclusive prefix sums of the counts), so
   // that the iterations read the touching pairs from a dense block instead
   // of between the speculative ones (contact_near_kernel).
+  PreviousContacts prev;
+  prev.body_pairs = prev_.body_pairs;
+  prev.pairs = prev_.pairs;
+  prev.key = prev_.key.data();
+  prev.begin = prev_.begin.data();
+  prev.end = prev_.end.data();
+  prev.feature = prev_.feature.data();
+  prev.slot_local = prev_.slot_local.data();
+  prev.lambda = prev_.lambda.data();
+  prev.sticking = prev_.sticking.data();
+  prev.approach_velocity = prev_.approach_velocity.data();
+  int* previous_candidate = at_least(previous_candidate_, np);
   int* near = at_least(near_, np);
   int* begin = at_least(cur_.begin, np);
   int* end = at_least(cur_.end, np);
   const Real near_gap = kNearContactShare * length(in.aabb.acceleration) * in.aabb.dt * in.aabb.dt;
   for_each_index(threading_, np, [&](int i) {
-    near[i] = contact_near_kernel(manifolds, manifold_begin, manifold_count, near_gap, i);
+    near[i] = contact_near_kernel(cand, key, manifolds, manifold_begin, manifold_count, prev,
+                                  near_gap, previous_candidate, i);
     begin[i] = near[i] ? point_count[i] : 0;
     end[i] = near[i] ? 0 : point_count[i];
   });
@@ -259,23 +272,12 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   out.sticking = at_least(cur_.sticking, nc);
   at_least(cur_.end_weight, 2LL * nc);
   at_least(cur_.end_scale, 2LL * nc);
-  PreviousContacts prev;
-  prev.body_pairs = prev_.body_pairs;
-  prev.pairs = prev_.pairs;
-  prev.key = prev_.key.data();
-  prev.begin = prev_.begin.data();
-  prev.end = prev_.end.data();
-  prev.feature = prev_.feature.data();
-  prev.slot_local = prev_.slot_local.data();
-  prev.lambda = prev_.lambda.data();
-  prev.sticking = prev_.sticking.data();
-  prev.approach_velocity = prev_.approach_velocity.data();
   const ContactBodyModel model{in.mass, in.friction, in.restitution};
   const Real h2 = in.aabb.dt * in.aabb.dt;
   const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
   for_each_index(threading_, np, [&](int i) {
     contact_write_kernel(in.poses, model, cand, manifolds, manifold_begin, manifold_count, begin,
-                         end, prev, h2, impact_speed, out, i);
+                         end, prev, previous_candidate, h2, impact_speed, out, i);
   });
 
   build_pairs();

@@ -16,7 +16,8 @@
 // the candidates with points become the step's contact pairs, and a counting
 // sort (serial, in pair order) builds the body-to-pair-end adjacency. The
 // contacts come out in two blocks, the near candidates' (a point within
-// 0.1 g h^2: touching pairs, which push in most iterations) and then the
+// 0.1 g h^2, or a match that pushed at the end of the previous step: the
+// pairs that push in most iterations) and then the
 // others' (speculative pairs, which most iterations skip by their idle
 // bounds), each in candidate order, then manifold order: the same for any
 // thread count. The iterations then read the pushing contacts densely
@@ -160,8 +161,9 @@ class ContactDetector {
   ScratchArray<int> manifold_count_;  ///< per candidate
   ScratchArray<ContactManifold> manifolds_;
   ScratchArray<long long> block_sums_;
-  ScratchArray<int> point_count_;  ///< per candidate: its manifolds' points
-  ScratchArray<int> near_;         ///< per candidate: 1 = its contacts go first (near ones)
+  ScratchArray<int> point_count_;         ///< per candidate: its manifolds' points
+  ScratchArray<int> near_;                ///< per candidate: 1 = its contacts go first (near ones)
+  ScratchArray<int> previous_candidate_;  ///< per candidate: its match in the previous step, or -1
   // Pairs joined by a bond, and the bond ends they were found from.
   std::vector<std::uint64_t> joined_;
   std::vector<int> joined_from_;

@@ -146,20 +146,6 @@ PABD_HD void contact_manifold_kernel(const ShapePoseView& v, const Real* reach,
 /// the front of the step's arrays (contact_near_kernel), in g h^2 [-].
 inline constexpr Real kNearContactShare = Real(0.1);
 
-/// 1 when candidate i's nearest point (its manifolds' least separation) is
-/// within `near` [m]: touching pairs, which push in most iterations, are
-/// stored first, densely, apart from the speculative ones, which most
-/// iterations skip (contact_kernels.h); 0 otherwise, or without points.
-PABD_HD int contact_near_kernel(const ContactManifold* manifolds, const int* manifold_begin,
-                                const int* manifold_count, Real near, int i) {
-  for (int mi = 0; mi < manifold_count[i]; ++mi) {
-    const ContactManifold& m = manifolds[manifold_begin[i] + mi];
-    for (int j = 0; j < m.count; ++j)
-      if (m.points[j].separation <= near) return 1;
-  }
-  return 0;
-}
-
 /// The previous step's contacts, as the matching reads them. Pair p (in the
 /// previous step's candidate order) owns contacts begin[p] .. end[p).
 struct PreviousContacts {
@@ -182,6 +168,33 @@ PABD_HD int previous_pair(const PreviousContacts& p, bool plane_pair, std::uint6
   if (p.pairs == 0) return -1;
   const int lo = plane_pair ? p.body_pairs : 0, hi = plane_pair ? p.pairs : p.body_pairs;
   return find_pair_key(p.key, lo, hi, key);
+}
+
+/// Candidate i's match in the previous step (previous_pair, into
+/// previous_candidate[i]), and 1 when it is near: a point within `near` [m]
+/// (its manifolds' least separation), or a match that pushed at the end of
+/// its step (a resting pile's boxes stand on their multipliers with their
+/// 1 mm gaps still open in the first steps). The near candidates' contacts
+/// are stored first, densely, apart from the speculative ones, which most
+/// iterations skip (contact_kernels.h); 0 otherwise, or without points.
+PABD_HD int contact_near_kernel(const ContactCandidates& c, const std::uint64_t* key,
+                                const ContactManifold* manifolds, const int* manifold_begin,
+                                const int* manifold_count, const PreviousContacts& prev, Real near,
+                                int* previous_candidate, int i) {
+  const int q = previous_pair(prev, i >= c.body_pairs, key[i]);
+  previous_candidate[i] = q;
+  if (manifold_count[i] == 0) return 0;
+  for (int mi = 0; mi < manifold_count[i]; ++mi) {
+    const ContactManifold& m = manifolds[manifold_begin[i] + mi];
+    for (int j = 0; j < m.count; ++j)
+      if (m.points[j].separation <= near) return 1;
+  }
+  if (q >= 0)
+    for (int k = prev.begin[q]; k < prev.end[q]; ++k) {
+      const Vec3 l = prev.lambda[k];
+      if (l.x != 0 || l.y != 0 || l.z != 0) return 1;
+    }
+  return 0;
 }
 
 /// Index of the previous contact of candidate `pair` (previous_pair) with the
@@ -251,14 +264,12 @@ PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel
                                   const ContactCandidates& c, const ContactManifold* manifolds,
                                   const int* manifold_begin, const int* manifold_count,
                                   const int* offset, const int* offset_end,
-                                  const PreviousContacts& prev, Real h2, Real impact_speed,
-                                  const ContactOutput& out, int i) {
+                                  const PreviousContacts& prev, const int* previous_candidate,
+                                  Real h2, Real impact_speed, const ContactOutput& out, int i) {
   const int points = offset_end[i] - offset[i];
   if (points == 0) return;
   int a = 0, b = 0;
   candidate_bodies(c, i, a, b);
-  const bool plane_pair = i >= c.body_pairs;
-  const std::uint64_t key = candidate_key(c, i);
   const ShapePose pa{v.position[a], v.rotation[a]}, pb{v.position[b], v.rotation[b]};
   const Real ra = contact_radius(v.shape[a]), rb = contact_radius(v.shape[b]);
   const bool static_a = v.is_static && v.is_static[a], static_b = v.is_static && v.is_static[b];
@@ -271,9 +282,10 @@ PABD_HD void contact_write_kernel(const ShapePoseView& v, const ContactBodyModel
   const Real mu = combined_friction(body.friction[a], body.friction[b]);
   const Real e =
       body.restitution ? combined_restitution(body.restitution[a], body.restitution[b]) : Real(0);
-  // One search of the previous step's sorted keys per pair, not per point:
-  // at 125k bodies each search missed the cache about log2(pairs) times.
-  const int prev_pair = previous_pair(prev, plane_pair, key);
+  // One search of the previous step's sorted keys per pair, not per point
+  // (contact_near_kernel's): at 125k bodies each search missed the cache
+  // about log2(pairs) times.
+  const int prev_pair = previous_candidate[i];
   int k = offset[i];
   for (int mi = 0; mi < manifold_count[i]; ++mi) {
     const ContactManifold& m = manifolds[manifold_begin[i] + mi];

@@ -266,13 +266,15 @@ __global__ void contact_manifold_kernel(ShapePoseView poses, const Real* reach,
                                   manifold_count, counts, i);
 }
 
-/// Candidate i's nearness (near[i] = 1: its contacts go first).
-__global__ void contact_near_kernel(const ContactManifold* manifolds, const int* manifold_begin,
-                                    const int* manifold_count, Real near_gap, int count,
-                                    int* near) {
+/// Candidate i's match in the previous step and nearness (near[i] = 1: its contacts go first).
+__global__ void contact_near_kernel(ContactCandidates candidates, const std::uint64_t* key,
+                                    const ContactManifold* manifolds, const int* manifold_begin,
+                                    const int* manifold_count, PreviousContacts previous,
+                                    Real near_gap, int* previous_candidate, int* near) {
   const int i = thread_index();
-  if (i >= count) return;
-  near[i] = ::pabd::contact_near_kernel(manifolds, manifold_begin, manifold_count, near_gap, i);
+  if (i >= candidates.count) return;
+  near[i] = ::pabd::contact_near_kernel(candidates, key, manifolds, manifold_begin, manifold_count,
+                                        previous, near_gap, previous_candidate, i);
 }
 
 /// Candidate i's points at offset[i] .. offset_end[i], matched and warm-started.
@@ -280,12 +282,13 @@ __global__ void contact_write_kernel(ShapePoseView poses, ContactBodyModel model
                                      ContactCandidates candidates, const ContactManifold* manifolds,
                                      const int* manifold_begin, const int* manifold_count,
                                      const int* offset, const int* offset_end,
-                                     PreviousContacts previous, Real h2, Real impact_speed,
-                                     ContactOutput out) {
+                                     PreviousContacts previous, const int* previous_candidate,
+                                     Real h2, Real impact_speed, ContactOutput out) {
   const int i = thread_index();
   if (i >= candidates.count) return;
   ::pabd::contact_write_kernel(poses, model, candidates, manifolds, manifold_begin, manifold_count,
-                               offset, offset_end, previous, h2, impact_speed, out, i);
+                               offset, offset_end, previous, previous_candidate, h2, impact_speed,
+                               out, i);
 }
 
 // --- Fields beside the bodies (docs/fields.md) -------------------------------

@@ -87,6 +87,8 @@ void sweep_bodies(StepContext& ctx, const Sweep& s, const ContactEnds& ends, boo
     const int* body_colour = s.colouring->colour.data();
     const int colour = s.colour;
     for_each_uneven_index(ctx, s.body_count, [&](int j) {
+      // Two bodies ahead: where its pair ends are listed.
+      if (j + 2 < s.body_count) prefetch_body_ends(ends, s.bodies[j + 2]);
       colour_body_kernel(bodies, bonds, contact, ends, body_colour, colour, fuse, s.bodies[j], k);
     });
     return;
