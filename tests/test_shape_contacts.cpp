@@ -106,6 +106,30 @@ void expect_consistent(const ContactManifold& m, const ShapePose& pa, const Shap
 
 // Convex hull against box: a hull of a cube's corners is that box --------------------
 
+// A pile's edge and corner neighbours as hulls of a box's corners get
+// box-box's contact: one point at their closest points, along the diagonal
+// (narrowphase_box_box.h, narrowphase_hull.h), not a face contact along an
+// axis that pushes while they are apart.
+TEST(HullContacts, EdgeAndCornerNeighboursTouchAtTheirClosestPointsAsBoxes) {
+  const Vec3 half{0.5, 0.5, 0.5};
+  const ShapeDef hull = convex_hull_shape(box_corners(half)), cube = box_shape(2 * half);
+  const ShapePose a{{0, 0.5005, 0}, identity3()};
+  const Vec3 offsets[] = {{1.001, 1.001, 0}, {0, 1.001, -1.001}, {1.001, 1.001, 1.001}};
+  for (const Vec3& d : offsets) {
+    const ShapePose b{a.position + d, identity3()};
+    const ContactManifold want = collide_shapes(cube, a, cube, b, 0.01);
+    const ContactManifold got = collide_shapes(hull, a, hull, b, 0.01);
+    ASSERT_EQ(want.count, 1);
+    ASSERT_EQ(got.count, 1);
+    // The closest points of parallel edges are a segment: GJK may end at
+    // another point of it, so compare the normal and the distance.
+    EXPECT_NEAR(length(got.normal - want.normal), 0, 1e-9);
+    EXPECT_NEAR(got.points[0].separation, want.points[0].separation, 1e-12);
+    EXPECT_NEAR(length(got.points[0].world_b - got.points[0].world_a), got.points[0].separation,
+                1e-12);
+  }
+}
+
 TEST(HullContacts, HullOfBoxMatchesBoxBoxWhenResting) {
   // A cube (as a hull, and as a box) resting on a slab, sunk 0.01 m, turned
   // about the vertical, shifted, slightly tilted; and the slab on top of it.

@@ -24,9 +24,11 @@
 // normal, which becomes the manifold normal; the deepest
 // kHullContactCandidates are kept) and select_contact_points keeps four. As
 // in box-box, the incident face's deepest vertex is added when clipping
-// removed it and the polytopes are apart (or when no clipped point is within
-// margin). A box therefore gets the same contact as a box: a hull of a box's
-// corners matches box-box to rounding. An edge contact is the single pair of
+// removed it and the polytopes are apart (or, penetrating, when no clipped
+// point is within margin); apart with no clipped point within margin, the
+// contact is the closest points (as an edge contact). A box therefore gets
+// the same contact as a box: a hull of a box's corners matches box-box to
+// rounding. An edge contact is the single pair of
 // closest (or deepest) points along the exact normal.
 //
 // Cost: the face test is O(F_A V_B + F_B V_A) and each support call O(V); a
@@ -172,10 +174,13 @@ PABD_HD Real polytope_scale(const ConvexHullView& h) {
 /// inactive edge, whose neighbour continues the surface: points cut only by
 /// inactive side planes are dropped, and the deepest incident vertex is added
 /// only above the face.
+/// `off_face` (if given) is set when the polytopes are apart along the
+/// reference normal and no clipped point is within margin: the closest
+/// points lie off the reference face, and the caller takes them instead.
 PABD_HD_NOINLINE ContactManifold polytope_face_contact(const PlacedPolytope& ref, int ref_face,
                                                        const PlacedPolytope& inc, bool ref_is_a,
-                                                       Real margin,
-                                                       std::uint32_t side_active = ~0u) {
+                                                       Real margin, std::uint32_t side_active = ~0u,
+                                                       bool* off_face = nullptr) {
   ContactManifold m;
   const ConvexHullView& rh = *ref.hull;
   const ConvexHullView& ih = *inc.hull;
@@ -293,6 +298,7 @@ PABD_HD_NOINLINE ContactManifold polytope_face_contact(const PlacedPolytope& ref
       deepest = k;
     }
   }
+  if (off_face) *off_face = within == 0 && lowest > 0;
   if (lowest <= margin &&
       (within == 0 ||
        (lowest > 0 && lowest < lowest_clipped - kBoxClipSlop * polytope_scale(rh)))) {
@@ -403,11 +409,17 @@ PABD_HD_NOINLINE ContactManifold collide_polytopes(const PlacedPolytope& a, cons
   const Real face_sep = use_b ? sb : sa;
   const bool use_edge = sep > face_sep + kBoxEdgeRelativeTolerance * std::fabs(face_sep) +
                                   kBoxEdgeAbsoluteTolerance * scale;
-  if (!use_edge)
-    return use_b ? polytope_face_contact(b, fb, a, false, margin)
-                 : polytope_face_contact(a, fa, b, true, margin);
+  if (!use_edge) {
+    bool off_face = false;
+    const ContactManifold face =
+        use_b ? polytope_face_contact(b, fb, a, false, margin, ~0u, &off_face)
+              : polytope_face_contact(a, fa, b, true, margin, ~0u, &off_face);
+    // Apart with the closest points off the reference face (edge and corner
+    // neighbours): the closest points, as box-box (narrowphase_box_box.h).
+    if (!(off_face && cs.apart && cs.valid)) return face;
+  }
 
-  // Edge contact: the single closest (or deepest) pair.
+  // Edge contact, or apart off the face: the single closest (or deepest) pair.
   ContactManifold m;
   m.normal = n;
   FeatureKind ka, kb;
