@@ -218,17 +218,7 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   // candidate order (deterministic exclusive prefix sums of the counts), so
   // that the iterations read the touching pairs from a dense block instead
   // of between the speculative ones (contact_near_kernel).
-  PreviousContacts prev;
-  prev.body_pairs = prev_.body_pairs;
-  prev.pairs = prev_.pairs;
-  prev.key = prev_.key.data();
-  prev.begin = prev_.begin.data();
-  prev.end = prev_.end.data();
-  prev.feature = prev_.feature.data();
-  prev.slot_local = prev_.slot_local.data();
-  prev.lambda = prev_.lambda.data();
-  prev.sticking = prev_.sticking.data();
-  prev.approach_velocity = prev_.approach_velocity.data();
+  const PreviousContacts prev = previous_contacts();
   int* previous_candidate = at_least(previous_candidate_, np);
   int* near = at_least(near_, np);
   int* begin = at_least(cur_.begin, np);
@@ -285,6 +275,21 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   timings_.setup = lap_ms(t0);
   raise_penalties_by_load(in);
   timings_.load = lap_ms(t0);
+}
+
+PreviousContacts ContactDetector::previous_contacts() const {
+  PreviousContacts prev;
+  prev.body_pairs = prev_.body_pairs;
+  prev.pairs = prev_.pairs;
+  prev.key = prev_.key.data();
+  prev.begin = prev_.begin.data();
+  prev.end = prev_.end.data();
+  prev.feature = prev_.feature.data();
+  prev.slot_local = prev_.slot_local.data();
+  prev.lambda = prev_.lambda.data();
+  prev.sticking = prev_.sticking.data();
+  prev.approach_velocity = prev_.approach_velocity.data();
+  return prev;
 }
 
 void ContactDetector::build_pairs() {

@@ -46,8 +46,9 @@
 
 namespace pabd {
 
-struct ContactLoadView;  // contacts/contact_load.h
-class SnapshotWriter;    // core/snapshot_io.h
+struct ContactLoadView;   // contacts/contact_load.h
+struct PreviousContacts;  // contacts/contact_detect_kernels.h
+class SnapshotWriter;     // core/snapshot_io.h
 class SnapshotReader;
 
 /// What detection reads: the start-of-step poses and the model.
@@ -148,6 +149,8 @@ class ContactDetector {
   /// hung_mass_: each free articulation's unsupported mass, shared among its
   /// supported bodies by their support weight (contact_load.h).
   void share_hanging_mass(const ContactLoadView& view, int bodies);
+  /// The previous step's contacts, as the matching reads them.
+  PreviousContacts previous_contacts() const;
   void build_pairs();
   void build_adjacency(const ContactDetectInput& input);
   void raise_penalties_by_load(const ContactDetectInput& input);

@@ -95,7 +95,7 @@ struct ContactLoadView {
 /// hold the other body up from this end, sum of max(0, u) with u = n . up
 /// seen from the end (> 0: this end's body is the lower one). Computed once
 /// per step, so each Jacobi round reads one number per pair end instead of
-/// every contact (pile_20: 33 contacts per box).
+/// every contact (pile_20: 24-27 contacts per box).
 PABD_HD void pair_support_kernel(const ContactLoadView& v, Real* support, int m) {
   Real below = 0, above = 0;  // A under B, A over B
   for (int k = v.pair_begin[m]; k < v.pair_end[m]; ++k) {
