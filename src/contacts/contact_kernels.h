@@ -110,36 +110,35 @@ PABD_HD void contact_pair_prepare_kernel(const ContactArrays& c, int m) {
 PABD_HD void contact_end_bound_kernel(const ContactArrays& c, const ContactEnds& ends, int i) {
   for (int t = ends.begin[i]; t < ends.begin[i + 1]; ++t) {
     const int e = ends.index[t];
-    const PairIdleBound b = c.pair_bound[e >> 1];
-    ends.bound[t] = EndIdleBound{b.start_gap, b.reach, c.pair_body[e ^ 1]};
+    ends.bound[t] = EndIdleBound{c.pair_bound[e >> 1], c.pair_body[e ^ 1]};
   }
 }
 
-/// True when every contact of pair m is surely idle (contact_surely_idle),
-/// told from the pair's bound alone: with each normal a unit vector,
-/// n . translation >= -|translation|_1, so start_gap - |translation|_1 -
-/// turn * reach bounds each contact's test from below. A resting pile's
-/// speculative side pairs, most of its pairs, cost one record each.
-PABD_HD_ALWAYS_INLINE bool pair_surely_idle(const ContactArrays& c, int m,
-                                            const PairMotion& motion) {
-  if (!c.pair_quiet[m]) return false;
-  const PairIdleBound b = c.pair_bound[m];
+/// True when every contact of a pair with bound b is surely idle
+/// (contact_surely_idle) as its bodies moved, told from the bound alone: with
+/// each normal a unit vector, n . translation >= -|translation|_1, so
+/// start_gap - |translation|_1 - turn * reach bounds each contact's test
+/// from below. A resting pile's speculative side pairs, most of its pairs,
+/// cost one record each. Only a quiet pair (lambda and sticking 0) may be told so.
+PABD_HD_ALWAYS_INLINE bool bound_says_idle(const PairIdleBound& b, const PairMotion& motion) {
   const Vec3 t = motion.translation;
   const Real moved = std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z);
   return b.start_gap - moved - motion.turn * b.reach > kIdleBoundSlack;
 }
 
-/// pair_surely_idle for the pair end that body i lists with bound r (its
-/// other body r.other), from r instead of the pair's records: the same test
-/// and the same bits (|t|_1 of B's translation less A's is that of A's less
-/// B's, and the turn norms add in either order).
+/// The same for quiet pair m, from its records.
+PABD_HD_ALWAYS_INLINE bool pair_surely_idle(const ContactArrays& c, int m,
+                                            const PairMotion& motion) {
+  return c.pair_quiet[m] && bound_says_idle(c.pair_bound[m], motion);
+}
+
+/// pair_surely_idle for the pair end that body i lists with bound r, from r
+/// instead of the pair's records: the same test and the same bits (the motion
+/// of r.other less body i's has the |t|_1 of the pair's B less A, and the
+/// turn norms add in either order).
 PABD_HD_ALWAYS_INLINE bool end_surely_idle(const BodyArrays& bodies, const ContactArrays& c, int m,
                                            int i, const EndIdleBound& r) {
-  if (!c.pair_quiet[m]) return false;
-  const Vec3 t = step_translation(bodies, r.other) - step_translation(bodies, i);
-  const Real moved = std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z);
-  const Real turn = bodies.turn_norm[i] + bodies.turn_norm[r.other];
-  return r.start_gap - moved - turn * r.reach > kIdleBoundSlack;
+  return c.pair_quiet[m] && bound_says_idle(r.bound, pair_motion(bodies, i, r.other));
 }
 
 /// Contact k's normal and tangential penalties.

@@ -162,17 +162,27 @@ PABD_HD void support_drop_kernel(const ContactLoadView& v, const Real* start_gap
   drop[i] = least;
 }
 
-/// The mass contact k's upper body hands down through it, M_j u_c / U_j [kg];
+/// Contact k's upper body (B when its normal points up) and verticality u = |n . up|.
+struct ContactUpper {
+  Real nu = 0;    ///< n . up, signed
+  int upper = 0;  ///< the body above
+  Real u = 0;     ///< |nu|
+};
+
+PABD_HD_ALWAYS_INLINE ContactUpper contact_upper(const ContactLoadView& v, int k) {
+  const Real nu = dot(v.normal[k], v.up);
+  return ContactUpper{nu, v.end_body[2 * k + (nu > 0 ? 1 : 0)], nu > 0 ? nu : -nu};
+}
+
+/// The mass contact c's upper body hands down through it, M_j u_c / U_j [kg];
 /// 0 when it hands nothing down (see the top of this file).
 PABD_HD Real contact_load_mass(const ContactLoadView& v, const Real* support_weight,
-                               const Real* supported, int k) {
-  const Real nu = dot(v.normal[k], v.up);
-  const int upper = v.end_body[2 * k + (nu > 0 ? 1 : 0)];
-  const Real u = nu > 0 ? nu : -nu;
-  if (u <= 0 || (v.is_static && v.is_static[upper]) || (v.jointed && v.jointed[upper]) ||
+                               const Real* supported, const ContactUpper& c) {
+  const int upper = c.upper;
+  if (c.u <= 0 || (v.is_static && v.is_static[upper]) || (v.jointed && v.jointed[upper]) ||
       support_weight[upper] <= 0)
     return 0;
-  return supported[upper] * (u / support_weight[upper]);
+  return supported[upper] * (c.u / support_weight[upper]);
 }
 
 /// Raises contact k's normal penalty to the mass its upper body hands down
@@ -184,7 +194,8 @@ PABD_HD void load_penalty_kernel(const ContactLoadView& v, const Real* support_w
                                  const Real* start_gap, const Real* approach_velocity,
                                  const Real* friction, Real impact_speed, Real g, Real h2,
                                  Real* penalty, Vec3* lambda, int k) {
-  const Real mass = contact_load_mass(v, support_weight, supported, k);
+  const ContactUpper c = contact_upper(v, k);
+  const Real mass = contact_load_mass(v, support_weight, supported, c);
   if (mass <= 0) return;
   const Real load = contact_penalty_scale(approach_velocity[k], impact_speed) * mass / h2;
   if (load > penalty[k]) penalty[k] = load;
@@ -196,13 +207,10 @@ PABD_HD void load_penalty_kernel(const ContactLoadView& v, const Real* support_w
   // along the diagonal, 2 mm as a drop; handed a share, they pushed it
   // sideways and up while apart (pile_20's first step: 23,246 pushing pairs
   // of diagonal neighbours, against 8,959 face pairs).
-  const Vec3 n = v.normal[k];
-  const Real nu = dot(n, v.up);
-  const int upper = v.end_body[2 * k + (nu > 0 ? 1 : 0)];
-  const Real u = nu > 0 ? nu : -nu;
-  if (!(start_gap[k] / u <= support_drop[upper] + kSupportDropShare * g * h2)) return;
+  if (!(start_gap[k] / c.u <= support_drop[c.upper] + kSupportDropShare * g * h2)) return;
   // The weight's share, upward on the upper body (B when n points up).
-  const Real up_on_b = dot(n, v.up) > 0 ? g * mass : -g * mass;
+  const Vec3 n = v.normal[k];
+  const Real up_on_b = c.nu > 0 ? g * mass : -g * mass;
   const Vec3 share = up_on_b * v.up;
   const Vec3 l = lambda[k];
   const bool none = l.x == 0 && l.y == 0 && l.z == 0;

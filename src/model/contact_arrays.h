@@ -132,9 +132,8 @@ struct ContactArrays {
 /// so that a colored sweep tells a quiet speculative pair idle from its
 /// body's own list and the other body's motion, without the pair's records.
 struct EndIdleBound {
-  Real start_gap = 0;  ///< the pair's PairIdleBound::start_gap [m]
-  Real reach = 0;      ///< the pair's PairIdleBound::reach [m]
-  int other = 0;       ///< the pair's other body
+  PairIdleBound bound;  ///< the pair's
+  int other = 0;        ///< the pair's other body
 };
 
 /// What the per-body stages read of the contacts: the ends of the pairs
