@@ -286,6 +286,7 @@ TEST(Settings, BadIterationSettingsAreRejected) {
   bad([](WorldDef& d) { d.relaxation = std::nan(""); });
   bad([](WorldDef& d) { d.hard_stiffness_mass_ratio = -1; });
   bad([](WorldDef& d) { d.iteration_order = static_cast<IterationOrder>(7); });
+  bad([](WorldDef& d) { d.block_order_min_bodies = 0; });  // a body count >= 1
 
   // Scene files: one line naming the key.
   const std::string head = R"({"settings": {)";

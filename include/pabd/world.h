@@ -224,6 +224,14 @@ struct WorldDef {
       0.95;  ///< PABD: Chebyshev acceleration's spectral radius estimate in [0, 1); 0 = off
   /// PABD: iterate relaxation gamma in (0, kMaxRelaxation]; 1 = none.
   Real relaxation = 1;
+  /// PABD, colored sweeps: a scene with contacts, no joints or springs and at
+  /// least this many bodies is swept by blocks of neighbouring bodies instead
+  /// of by body colours, which keeps its contacts in the cache between their
+  /// two evaluations (docs/method.md, "Block order"); >= 1. Both are
+  /// Gauss-Seidel orders with the same thread-count independence; a very large
+  /// value keeps every scene on the body colouring (to compare with it, or with
+  /// a device that colours).
+  int block_order_min_bodies = 4096;
   /// Largest turn of a body in one step [rad], in (0, pi]; pi = no cap. A
   /// step's rotation comes from a projection onto the rotations, which jumps
   /// when a body is squeezed hard; capped, a body cannot flip (and spin past

@@ -48,4 +48,14 @@ void parallel_for_uneven(const ParallelFor& custom, int threads, int count, cons
   for (int i = 0; i < count; ++i) fn(i);
 }
 
+/// Few calls of milliseconds each (a block of a block order's sweep,
+/// solver/block_order.h): one at a time as the threads finish, in parallel
+/// from two calls.
+template <typename Fn>
+void parallel_for_blocks(const ParallelFor& custom, int threads, int count, const Fn& fn) {
+  if (custom) return run_custom(custom, count, fn);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (count >= 2)
+  for (int i = 0; i < count; ++i) fn(i);
+}
+
 }  // namespace pabd

@@ -17,6 +17,11 @@
 // body touches the pair; body i moves only after its pairs are evaluated. The
 // deferred dual update of the previous iteration (dual_first) is taken by the
 // pair's body of the first colour, as in the pair loop.
+//
+// A block order (solver/block_order.h) calls the same kernel on each body of
+// a block in turn: the pair's other body again does not move meanwhile (it is
+// in the same block, solved before or after, or in a block of another
+// colour), and the pair's first body is the one earlier in the order.
 #pragma once
 
 #include "contacts/contact_kernels.h"
@@ -24,10 +29,11 @@
 
 namespace pabd {
 
-/// The first colour (of the two, or the one dynamic) in which contact pair m
-/// is evaluated, from the bodies' colours (-1: static).
-PABD_HD_ALWAYS_INLINE int first_pair_colour(const int* body_colour, const ContactArrays& c, int m) {
-  const int a = body_colour[c.pair_body[2 * m]], b = body_colour[c.pair_body[2 * m + 1]];
+/// The sweep key (Colouring::colour: a body's colour, or its place in a
+/// block order; -1: static) of the body of contact pair m solved first in a
+/// sweep: the smaller of the two, or the one dynamic body's.
+PABD_HD_ALWAYS_INLINE int first_pair_key(const int* body_key, const ContactArrays& c, int m) {
+  const int a = body_key[c.pair_body[2 * m]], b = body_key[c.pair_body[2 * m + 1]];
   if (a < 0) return b;
   if (b < 0) return a;
   return a < b ? a : b;
@@ -56,10 +62,11 @@ PABD_HD_ALWAYS_INLINE void add_contact_pair_end(const BodyArrays& bodies, const 
 /// read, not over the idle ones that most of a pile's are.
 inline constexpr int kLiveEndBatch = 16;
 
-/// Evaluates `count` live pair ends of body i in their listed order (the
-/// sums are added in the order they would be without the batching).
+/// Evaluates `count` live pair ends of body i, whose sweep key is `key`, in
+/// their listed order (the sums are added in the order they would be without
+/// the batching).
 PABD_HD_ALWAYS_INLINE void add_live_pair_ends(const BodyArrays& b, const ContactArrays& contact,
-                                              const int* body_colour, int colour, bool fuse_dual,
+                                              const int* body_key, int key, bool fuse_dual,
                                               const StepConstants& k, const int* live, int count,
                                               AffineSystem& sys) {
   for (int j = 0; j < count; ++j) {
@@ -68,7 +75,7 @@ PABD_HD_ALWAYS_INLINE void add_live_pair_ends(const BodyArrays& b, const Contact
     if (j + 1 < count) prefetch_contact_pair(contact, live[j + 1] >> 1);
     const int e = live[j];
     const int m = e >> 1;
-    const bool dual_first = fuse_dual && first_pair_colour(body_colour, contact, m) == colour;
+    const bool dual_first = fuse_dual && first_pair_key(body_key, contact, m) == key;
     const bool round = contact.pair_round[m] != 0;
     if (k.rigid_local) {
       if (round)
@@ -101,14 +108,16 @@ PABD_HD_ALWAYS_INLINE void prefetch_body_ends(const ContactEnds& ends, int i) {
 #endif
 }
 
-/// One body of colour `colour` in a colored sweep with contacts (see the top
-/// of this file). `fuse_dual`: pairs take the previous iteration's deferred
-/// dual update in their first colour.
+/// Body i in a colored sweep with contacts (see the top of this file), or in
+/// a block order's (solver/block_order.h): body_key is Colouring::colour.
+/// `fuse_dual`: pairs take the previous iteration's deferred dual update when
+/// their first body is solved.
 PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
                                 const ContactArrays& contact, const ContactEnds& ends,
-                                const int* body_colour, int colour, bool fuse_dual, int i,
+                                const int* body_key, bool fuse_dual, int i,
                                 const StepConstants& k) {
   if (b.is_static[i]) return;
+  const int key = body_key[i];
   AffineSystem sys = body_bond_system(b, bonds, i, k);
   int live[kLiveEndBatch];
   int live_count = 0;
@@ -124,12 +133,12 @@ PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
       continue;
     }
     if (live_count == kLiveEndBatch) {
-      add_live_pair_ends(b, contact, body_colour, colour, fuse_dual, k, live, live_count, sys);
+      add_live_pair_ends(b, contact, body_key, key, fuse_dual, k, live, live_count, sys);
       live_count = 0;
     }
     live[live_count++] = e;
   }
-  add_live_pair_ends(b, contact, body_colour, colour, fuse_dual, k, live, live_count, sys);
+  add_live_pair_ends(b, contact, body_key, key, fuse_dual, k, live, live_count, sys);
   body_local_step(b, i, sys, k);
 }
 

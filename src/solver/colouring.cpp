@@ -73,6 +73,8 @@ void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_
 
   list_by_colour(bond_end_body, bond_count, out.colour, colours, out.bond_colour_begin,
                  out.bond_order, out.fill);
+  out.block_begin.clear();
+  out.colour_block_begin.clear();
 }
 
 void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,

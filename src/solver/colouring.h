@@ -32,17 +32,34 @@
 
 namespace pabd {
 
-/// Bodies and bonds grouped by colour.
+/// Bodies and bonds grouped by colour: the order of a Gauss-Seidel sweep.
+/// A block order (block_order.h) fills the same fields, its colours holding
+/// blocks of bodies instead of single bodies.
 struct Colouring {
   std::vector<int> order;              ///< dynamic bodies by colour, then index
   std::vector<int> colour_begin;       ///< colour c: order[colour_begin[c] .. [c+1])
   std::vector<int> bond_order;         ///< bonds touching each colour, by colour then index
   std::vector<int> bond_colour_begin;  ///< colour c's bonds: bond_order[.. [c] .. [c+1])
-  std::vector<int> colour;             ///< per body, -1 = static
-  std::vector<int> used;               ///< scratch: used[c] == i marks a taken colour
-  std::vector<int> fill;               ///< scratch: counting-sort cursors
-  int built_body_count = -1;           ///< bodies it was built for (-1: never built)
-  std::vector<int> built_end_body;     ///< the bonds' end bodies it was built for
+  /// Per body, -1 = static: its colour, or in a block order its place in
+  /// `order`. Either way a contact pair's body with the smaller value is
+  /// solved first in a sweep (solver/colour_body_kernel.h).
+  std::vector<int> colour;
+  /// A block order's blocks (empty for a body colouring): block b is
+  /// order[block_begin[b] .. [b + 1]), solved body after body by one thread;
+  /// colour c's blocks are colour_block_begin[c] .. [c + 1].
+  std::vector<int> block_begin;
+  std::vector<int> colour_block_begin;
+  std::vector<int> used;  ///< scratch: used[c] == i marks a taken colour
+  std::vector<int> fill;  ///< scratch: counting-sort cursors
+  // Scratch of a block order (block_order.cpp).
+  std::vector<Real> coordinate;     ///< the bodies' centres along one axis
+  std::vector<int> cell_begin;      ///< per grid cell: its first body in `order`
+  std::vector<int> block_of;        ///< per body: its block in grid order, -1 = static
+  std::vector<int> block_colour;    ///< per block in grid order
+  std::vector<int> block_list;      ///< blocks by colour
+  std::vector<int> sorted;          ///< bodies being sorted
+  int built_body_count = -1;        ///< bodies it was built for (-1: never built)
+  std::vector<int> built_end_body;  ///< the bonds' end bodies it was built for
 
   int colour_count() const { return static_cast<int>(colour_begin.size()) - 1; }
 };

@@ -34,12 +34,13 @@ struct StepBuffers {
 
 /// The step's settings, read once from WorldDef.
 struct StepSettings {
-  StepConstants constants;  ///< h, gravity, prediction, local step, turn limit
-  HardBondSettings hard;    ///< augmented Lagrangian of hard bonds and contacts
-  int iterations = 10;      ///< K
-  bool colored = true;      ///< IterationOrder::Colored
-  Real chebyshev_rho = 0;   ///< WorldDef::chebyshev_rho
-  Real relaxation = 1;      ///< WorldDef::relaxation
+  StepConstants constants;            ///< h, gravity, prediction, local step, turn limit
+  HardBondSettings hard;              ///< augmented Lagrangian of hard bonds and contacts
+  int iterations = 10;                ///< K
+  bool colored = true;                ///< IterationOrder::Colored
+  Real chebyshev_rho = 0;             ///< WorldDef::chebyshev_rho
+  Real relaxation = 1;                ///< WorldDef::relaxation
+  int block_order_min_bodies = 4096;  ///< WorldDef::block_order_min_bodies
   AvbdStabilization avbd_stabilization = AvbdStabilization::Post;  ///< AVBD only
 };
 
@@ -85,6 +86,12 @@ void for_each_index(const StepContext& ctx, int count, const Fn& kernel) {
 template <typename Fn>
 void for_each_uneven_index(const StepContext& ctx, int count, const Fn& kernel) {
   parallel_for_uneven(ctx.parallel_for, ctx.threads, count, kernel);
+}
+
+/// The same for a few kernels of milliseconds each (the blocks of a sweep).
+template <typename Fn>
+void for_each_block(const StepContext& ctx, int count, const Fn& kernel) {
+  parallel_for_blocks(ctx.parallel_for, ctx.threads, count, kernel);
 }
 
 /// Calls the iteration observer, if any (iteration -1: after the warm start).

@@ -8,6 +8,7 @@
 #include "contacts/contact_restitution.h"
 #include "core/stage_clock.h"
 #include "solver/acceleration.h"
+#include "solver/block_order.h"
 #include "solver/colour_body_kernel.h"
 #include "solver/external_velocity.h"
 
@@ -32,10 +33,13 @@ struct Sweep {
   int pair_count = 0;  ///< Jacobi: every contact pair
   const int* bodies = nullptr;
   int body_count = 0;
-  /// A colour of a sweep with contacts: the colouring whose first colour of
+  /// A colour of a sweep with contacts: the colouring whose first body of
   /// a pair takes its dual update (colour_body_kernel).
   const Colouring* colouring = nullptr;
-  int colour = -1;
+  /// A colour of a block order: its blocks, block j being
+  /// bodies[blocks[j] .. blocks[j + 1]) (none: a thread per body).
+  const int* blocks = nullptr;
+  int block_count = 0;
 };
 
 Sweep jacobi_sweep(const StepContext& ctx) {
@@ -53,7 +57,11 @@ Sweep colour_sweep(const Colouring& c, int colour, bool with_contacts) {
   if (with_contacts) s.colouring = &c;
   s.bodies = c.order.data() + c.colour_begin[colour];
   s.body_count = c.colour_begin[colour + 1] - c.colour_begin[colour];
-  s.colour = colour;
+  if (!c.block_begin.empty()) {
+    s.bodies = c.order.data();
+    s.blocks = c.block_begin.data() + c.colour_block_begin[colour];
+    s.block_count = c.colour_block_begin[colour + 1] - c.colour_block_begin[colour];
+  }
   return s;
 }
 
@@ -84,13 +92,20 @@ void sweep_bodies(StepContext& ctx, const Sweep& s, const ContactEnds& ends, boo
   const StepConstants& k = ctx.settings.constants;
   if (s.colouring) {
     const ContactArrays& contact = ctx.contact;
-    const int* body_colour = s.colouring->colour.data();
-    const int colour = s.colour;
-    for_each_uneven_index(ctx, s.body_count, [&](int j) {
+    const int* body_key = s.colouring->colour.data();
+    const auto solve = [&](int j, int last) {
       // Two bodies ahead: where its pair ends are listed.
-      if (j + 2 < s.body_count) prefetch_body_ends(ends, s.bodies[j + 2]);
-      colour_body_kernel(bodies, bonds, contact, ends, body_colour, colour, fuse, s.bodies[j], k);
-    });
+      if (j + 2 < last) prefetch_body_ends(ends, s.bodies[j + 2]);
+      colour_body_kernel(bodies, bonds, contact, ends, body_key, fuse, s.bodies[j], k);
+    };
+    if (s.blocks) {
+      // A thread per block, its bodies in turn (solver/block_order.h).
+      for_each_block(ctx, s.block_count, [&](int b) {
+        for (int j = s.blocks[b]; j < s.blocks[b + 1]; ++j) solve(j, s.blocks[b + 1]);
+      });
+    } else {
+      for_each_uneven_index(ctx, s.body_count, [&](int j) { solve(j, s.body_count); });
+    }
     return;
   }
   for_each_index(ctx, s.body_count, [&](int j) {
@@ -110,9 +125,14 @@ void detect_stage(StepContext& ctx) {
     ctx.contact = ContactArrays{};
     ctx.contact_ends = ContactEnds{};
   }
-  if (contact_colours(ctx))
-    colour_bodies(ctx.bodies, ctx.bonds.end_body, ctx.bonds.count, ctx.contact, ctx.contact_ends,
-                  *ctx.contact_colouring);
+  if (contact_colours(ctx)) {
+    if (use_block_order(ctx.bodies.count, ctx.bonds.count, ctx.contact.count,
+                        ctx.settings.block_order_min_bodies))
+      order_in_blocks(ctx.bodies, ctx.contact, ctx.contact_ends, *ctx.contact_colouring);
+    else
+      colour_bodies(ctx.bodies, ctx.bonds.end_body, ctx.bonds.count, ctx.contact, ctx.contact_ends,
+                    *ctx.contact_colouring);
+  }
   StageTimings& t = ctx.timings;
   t.detect_ms = ms_since(t0);
   if (ctx.detector) {

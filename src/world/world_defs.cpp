@@ -72,6 +72,8 @@ void validate_world_def(const WorldDef& d) {
           "WorldDef.chebyshev_rho: expected a number in [0, 1) (0 = off)");
   require(d.relaxation > 0 && d.relaxation <= kMaxRelaxation,
           "WorldDef.relaxation: expected a number in (0, 1.5] (1 = none)");
+  require(d.block_order_min_bodies >= 1,
+          "WorldDef.block_order_min_bodies: expected a body count >= 1");
   require(d.max_rotation_per_step > 0 && d.max_rotation_per_step <= Real(3.141592653589793),
           "WorldDef.max_rotation_per_step: expected a number in (0, pi] [rad]");
   require(finite(d.gravity), "WorldDef.gravity: expected finite numbers");

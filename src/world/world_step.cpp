@@ -60,6 +60,7 @@ StepContext WorldImpl::step_context() {
   s.colored = settings.iteration_order == IterationOrder::Colored;
   s.chebyshev_rho = settings.chebyshev_rho;
   s.relaxation = settings.relaxation;
+  s.block_order_min_bodies = settings.block_order_min_bodies;
   s.avbd_stabilization = settings.avbd_stabilization;
   ctx.steps_taken = steps_taken;
   ctx.any_loaded_joint = any_loaded_joint;

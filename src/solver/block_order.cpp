@@ -1,0 +1,163 @@
+// Block order of a large contact scene's sweep (see block_order.h).
+#include "solver/block_order.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pabd {
+
+int block_bodies(int dynamic_bodies) { return std::max(64, dynamic_bodies / 64); }
+
+bool use_block_order(int body_count, int bond_count, int contact_count, int min_bodies) {
+  return body_count >= min_bodies && bond_count == 0 && contact_count > 0;
+}
+
+namespace {
+
+/// The value below which a share q of v lies (v reordered; not empty).
+Real quantile(std::vector<Real>& v, Real q) {
+  const auto at = v.begin() + static_cast<std::ptrdiff_t>(q * Real(v.size() - 1));
+  std::nth_element(v.begin(), at, v.end());
+  return *at;
+}
+
+/// The cell edge that cuts extents e into at most `cells` cells (at least one
+/// along each axis), as few fewer as bisection finds.
+Real cell_edge(Vec3 e, int cells) {
+  const auto count = [&](Real edge) {
+    const auto along = [&](Real x) { return std::max(Real(1), std::ceil(x / edge)); };
+    return along(e.x) * along(e.y) * along(e.z);
+  };
+  Real lo = 0, hi = std::max({e.x, e.y, e.z, Real(1e-9)});
+  for (int k = 0; k < 60; ++k) {
+    const Real mid = Real(0.5) * (lo + hi);
+    (mid > 0 && count(mid) <= Real(cells) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+/// The dynamic bodies by cell of a grid over their centres, each cell's in
+/// index order; the non-empty cells, in grid order (x fastest), are the
+/// blocks: out.block_begin. The grid spans the centres from the 1st to the
+/// 99th percentile on each axis (a body thrown far away joins an edge cell
+/// instead of stretching every cell) and has about n / size cells.
+int sort_into_cells(const BodyArrays& bodies, int size, Colouring& out) {
+  const int nb = bodies.count;
+  out.sorted.clear();
+  for (int i = 0; i < nb; ++i)
+    if (!bodies.is_static[i]) out.sorted.push_back(i);
+  const int n = static_cast<int>(out.sorted.size());
+  Vec3 lo, hi;
+  Real* axes[2][3] = {{&lo.x, &lo.y, &lo.z}, {&hi.x, &hi.y, &hi.z}};
+  for (int a = 0; a < 3; ++a) {
+    out.coordinate.resize(static_cast<std::size_t>(n));
+    for (int j = 0; j < n; ++j) out.coordinate[j] = get(bodies.position[out.sorted[j]], a);
+    *axes[0][a] = quantile(out.coordinate, Real(0.01));
+    *axes[1][a] = quantile(out.coordinate, Real(0.99));
+  }
+  const Vec3 extent = hi - lo;
+  const Real edge = cell_edge(extent, std::max(1, n / size));
+  const auto cells_along = [&](Real x) {
+    return static_cast<int>(std::max(Real(1), std::ceil(x / edge)));
+  };
+  const int cx = cells_along(extent.x), cy = cells_along(extent.y), cz = cells_along(extent.z);
+  const auto cell_of = [&](Vec3 p) {
+    const auto along = [](Real x, Real from, Real to_edge, int cells) {
+      const Real t = std::floor((x - from) / to_edge);
+      return !(t > 0) ? 0 : (t >= Real(cells - 1) ? cells - 1 : static_cast<int>(t));
+    };
+    return (along(p.z, lo.z, edge, cz) * cy + along(p.y, lo.y, edge, cy)) * cx +
+           along(p.x, lo.x, edge, cx);
+  };
+  // Counting sort by cell, stable in index.
+  const int cells = cx * cy * cz;
+  out.cell_begin.assign(static_cast<std::size_t>(cells) + 1, 0);
+  out.block_of.assign(static_cast<std::size_t>(nb), -1);
+  for (const int i : out.sorted) {
+    out.block_of[i] = cell_of(bodies.position[i]);
+    ++out.cell_begin[out.block_of[i] + 1];
+  }
+  for (int c = 0; c < cells; ++c) out.cell_begin[c + 1] += out.cell_begin[c];
+  out.fill.assign(out.cell_begin.begin(), out.cell_begin.end() - 1);
+  out.order.resize(static_cast<std::size_t>(n));
+  for (const int i : out.sorted) out.order[out.fill[out.block_of[i]]++] = i;
+  // The non-empty cells become blocks 0, 1, ...
+  out.block_begin.clear();
+  for (int c = 0; c < cells; ++c)
+    if (out.cell_begin[c + 1] > out.cell_begin[c]) out.block_begin.push_back(out.cell_begin[c]);
+  const int blocks = static_cast<int>(out.block_begin.size());
+  out.block_begin.push_back(n);
+  for (int b = 0; b < blocks; ++b)
+    for (int at = out.block_begin[b]; at < out.block_begin[b + 1]; ++at)
+      out.block_of[out.order[at]] = b;
+  return blocks;
+}
+
+/// Greedy colours of the blocks (out.block_begin over out.order), in block
+/// order: two blocks that share a contact pair differ. Returns the number of
+/// colours; block b's colour is out.block_colour[b].
+int colour_blocks(const ContactArrays& contacts, const ContactEnds& ends, int blocks,
+                  Colouring& out) {
+  out.block_colour.assign(static_cast<std::size_t>(blocks), -1);
+  out.used.clear();
+  int colours = 0;
+  for (int b = 0; b < blocks; ++b) {
+    for (int at = out.block_begin[b]; at < out.block_begin[b + 1]; ++at) {
+      const int i = out.order[at];
+      for (int e_at = ends.begin[i]; e_at < ends.begin[i + 1]; ++e_at) {
+        const int other = out.block_of[contacts.pair_body[ends.index[e_at] ^ 1]];
+        if (other >= 0 && other != b && out.block_colour[other] >= 0)
+          out.used[out.block_colour[other]] = b;
+      }
+    }
+    int c = 0;
+    while (c < colours && out.used[c] == b) ++c;
+    if (c == colours) {
+      ++colours;
+      out.used.push_back(-1);
+    }
+    out.block_colour[b] = c;
+  }
+  return colours;
+}
+
+}  // namespace
+
+void order_in_blocks(const BodyArrays& bodies, const ContactArrays& contacts,
+                     const ContactEnds& ends, Colouring& out) {
+  out.colour.assign(static_cast<std::size_t>(bodies.count), -1);
+  const int n = static_cast<int>(std::count(bodies.is_static, bodies.is_static + bodies.count, 0));
+  const int blocks = sort_into_cells(bodies, block_bodies(n), out);
+  const int colours = colour_blocks(contacts, ends, blocks, out);
+
+  // Blocks by colour (a counting sort, stable in grid order).
+  out.colour_block_begin.assign(static_cast<std::size_t>(colours) + 1, 0);
+  for (int b = 0; b < blocks; ++b) ++out.colour_block_begin[out.block_colour[b] + 1];
+  for (int c = 0; c < colours; ++c) out.colour_block_begin[c + 1] += out.colour_block_begin[c];
+  out.fill.assign(out.colour_block_begin.begin(), out.colour_block_begin.end() - 1);
+  out.block_list.resize(static_cast<std::size_t>(blocks));
+  for (int b = 0; b < blocks; ++b) out.block_list[out.fill[out.block_colour[b]]++] = b;
+
+  // The bodies block after block in that order; each block keeps its index order.
+  out.sorted.resize(static_cast<std::size_t>(n));
+  out.cell_begin.assign(static_cast<std::size_t>(blocks) + 1, 0);
+  int at = 0;
+  for (int listed = 0; listed < blocks; ++listed) {
+    const int b = out.block_list[listed];
+    out.cell_begin[listed] = at;
+    for (int from = out.block_begin[b]; from < out.block_begin[b + 1]; ++from)
+      out.sorted[at++] = out.order[from];
+  }
+  out.cell_begin[blocks] = at;
+  out.order.swap(out.sorted);
+  out.block_begin.swap(out.cell_begin);
+  for (int r = 0; r < n; ++r) out.colour[out.order[r]] = r;
+
+  out.colour_begin.resize(static_cast<std::size_t>(colours) + 1);
+  for (int c = 0; c <= colours; ++c)
+    out.colour_begin[c] = out.block_begin[out.colour_block_begin[c]];
+  out.bond_order.clear();
+  out.bond_colour_begin.assign(static_cast<std::size_t>(colours) + 1, 0);
+}
+
+}  // namespace pabd
