@@ -113,6 +113,7 @@ const std::vector<Setting>& settings_table() {
              {{"rigid", LocalStep::Rigid}, {"paper", LocalStep::Paper}}),
       field("chebyshev_rho", &WorldDef::chebyshev_rho),
       field("relaxation", &WorldDef::relaxation),
+      field("block_order_min_bodies", &WorldDef::block_order_min_bodies),
       field("max_rotation_per_step", &WorldDef::max_rotation_per_step),
       field("divergence_guard", &WorldDef::divergence_guard),
       field("augmented_lagrangian", &WorldDef::augmented_lagrangian),
@@ -408,7 +409,8 @@ void bind_building(py::class_<World>& world) {
            "(keywords win): dt [s], iterations, gravity [m/s^2], threads (0 = OpenMP's "
            "default), collisions, contact_margin [m], solver ('pabd'/'avbd'), iteration_order "
            "('colored'/'jacobi'), prediction ('exact'/'first_order'), local_step "
-           "('rigid'/'paper'), chebyshev_rho, relaxation, max_rotation_per_step [rad], "
+           "('rigid'/'paper'), chebyshev_rho, relaxation, block_order_min_bodies, "
+           "max_rotation_per_step [rad], "
            "divergence_guard, augmented_lagrangian, hard_stiffness_start [N/m], "
            "hard_stiffness_growth [N/m^2], hard_lambda_decay, hard_stiffness_decay, "
            "hard_stiffness_max [N/m], hard_stiffness_mass_ratio, avbd_stabilization "

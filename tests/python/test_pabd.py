@@ -121,10 +121,14 @@ def resting_tolerance(w):
 class Building(unittest.TestCase):
     def test_settings_come_as_a_dict_or_keywords_and_read_back(self):
         w = pabd.World({"dt": 0.01, "iterations": 12}, iterations=7, gravity=[0, 0, -9.81],
-                       iteration_order="jacobi", threads=1)
+                       iteration_order="jacobi", threads=1, block_order_min_bodies=100)
         s = w.settings
         self.assertEqual(s["dt"], 0.01)
         self.assertEqual(s["iterations"], 7)  # keywords win over the dict
+        self.assertEqual(s["block_order_min_bodies"], 100)
+        self.assertEqual(pabd.World().settings["block_order_min_bodies"], 4096)
+        with self.assertRaisesRegex(ValueError, "block_order_min_bodies"):
+            pabd.World(block_order_min_bodies=0)
         self.assertTrue(np.array_equal(s["gravity"], [0, 0, -9.81]))
         self.assertEqual(s["iteration_order"], "jacobi")
         self.assertEqual(s["threads"], 1)
