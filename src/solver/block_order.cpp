@@ -110,13 +110,7 @@ int colour_blocks(const ContactArrays& contacts, const ContactEnds& ends, int bl
           out.used[out.block_colour[other]] = b;
       }
     }
-    int c = 0;
-    while (c < colours && out.used[c] == b) ++c;
-    if (c == colours) {
-      ++colours;
-      out.used.push_back(-1);
-    }
-    out.block_colour[b] = c;
+    out.block_colour[b] = smallest_free_colour(out.used, colours, b);
   }
   return colours;
 }

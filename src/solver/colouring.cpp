@@ -52,13 +52,7 @@ void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_
         if (out.colour[other] >= 0) out.used[out.colour[other]] = i;
       }
     }
-    int c = 0;
-    while (c < colours && out.used[c] == i) ++c;
-    if (c == colours) {
-      ++colours;
-      out.used.push_back(-1);
-    }
-    out.colour[i] = c;
+    out.colour[i] = smallest_free_colour(out.used, colours, i);
   }
 
   // Bodies by colour (counting sort, stable in body index).

@@ -64,6 +64,18 @@ struct Colouring {
   int colour_count() const { return static_cast<int>(colour_begin.size()) - 1; }
 };
 
+/// The smallest colour not marked taken for `node` (used[c] == node), a new
+/// one (colours grows) when all are: the greedy step of a colouring.
+inline int smallest_free_colour(std::vector<int>& used, int& colours, int node) {
+  int c = 0;
+  while (c < colours && used[c] == node) ++c;
+  if (c == colours) {
+    ++colours;
+    used.push_back(-1);
+  }
+  return c;
+}
+
 /// Colours the bodies over the bond adjacency (bodies.end_begin/end_index,
 /// the bond ends' bodies in bond_end_body) and the contact pair adjacency
 /// (ends; none when ends.begin is null), and lists each colour's bonds.
