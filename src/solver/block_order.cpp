@@ -21,8 +21,9 @@ Real quantile(std::vector<Real>& v, Real q) {
   return *at;
 }
 
-/// The cell edge that cuts extents e into at most `cells` cells (at least one
-/// along each axis), as few fewer as bisection finds.
+/// The smallest cell edge (to bisection's precision) that cuts extents e
+/// into at most `cells` cells, at least one along each axis; the largest
+/// extent is one such edge, so the grid never outgrows `cells`.
 Real cell_edge(Vec3 e, int cells) {
   const auto count = [&](Real edge) {
     const auto along = [&](Real x) { return std::max(Real(1), std::ceil(x / edge)); };
@@ -132,7 +133,8 @@ void order_in_blocks(const BodyArrays& bodies, const ContactArrays& contacts,
   out.block_list.resize(static_cast<std::size_t>(blocks));
   for (int b = 0; b < blocks; ++b) out.block_list[out.fill[out.block_colour[b]]++] = b;
 
-  // The bodies block after block in that order; each block keeps its index order.
+  // The bodies block after block in that order; each block keeps its index
+  // order. cell_begin, free by now, takes the new block starts.
   out.sorted.resize(static_cast<std::size_t>(n));
   out.cell_begin.assign(static_cast<std::size_t>(blocks) + 1, 0);
   int at = 0;
