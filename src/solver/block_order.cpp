@@ -41,8 +41,8 @@ Real cell_edge(Vec3 e, int cells) {
 /// index order; the non-empty cells, in grid order (x fastest), are the
 /// blocks: out.block_begin. The grid spans the centres from the 1st to the
 /// 99th percentile on each axis (a body thrown far away joins an edge cell
-/// instead of stretching every cell) and has about n / size cells.
-int sort_into_cells(const BodyArrays& bodies, int size, Colouring& out) {
+/// instead of stretching every cell) and has about n / block_bodies(n) cells.
+int sort_into_cells(const BodyArrays& bodies, Colouring& out) {
   const int nb = bodies.count;
   out.sorted.clear();
   for (int i = 0; i < nb; ++i)
@@ -57,7 +57,7 @@ int sort_into_cells(const BodyArrays& bodies, int size, Colouring& out) {
     *axes[1][a] = quantile(out.coordinate, Real(0.99));
   }
   const Vec3 extent = hi - lo;
-  const Real edge = cell_edge(extent, std::max(1, n / size));
+  const Real edge = cell_edge(extent, std::max(1, n / block_bodies(n)));
   const auto cells_along = [&](Real x) {
     return static_cast<int>(std::max(Real(1), std::ceil(x / edge)));
   };
@@ -121,8 +121,8 @@ int colour_blocks(const ContactArrays& contacts, const ContactEnds& ends, int bl
 void order_in_blocks(const BodyArrays& bodies, const ContactArrays& contacts,
                      const ContactEnds& ends, Colouring& out) {
   out.colour.assign(static_cast<std::size_t>(bodies.count), -1);
-  const int n = static_cast<int>(std::count(bodies.is_static, bodies.is_static + bodies.count, 0));
-  const int blocks = sort_into_cells(bodies, block_bodies(n), out);
+  const int blocks = sort_into_cells(bodies, out);
+  const int n = static_cast<int>(out.order.size());
   const int colours = colour_blocks(contacts, ends, blocks, out);
 
   // Blocks by colour (a counting sort, stable in grid order).

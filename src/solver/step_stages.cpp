@@ -58,7 +58,9 @@ Sweep colour_sweep(const Colouring& c, int colour, bool with_contacts) {
   s.bodies = c.order.data() + c.colour_begin[colour];
   s.body_count = c.colour_begin[colour + 1] - c.colour_begin[colour];
   if (!c.block_begin.empty()) {
+    // The blocks hold places in the whole order: it is read through them alone.
     s.bodies = c.order.data();
+    s.body_count = 0;
     s.blocks = c.block_begin.data() + c.colour_block_begin[colour];
     s.block_count = c.colour_block_begin[colour + 1] - c.colour_block_begin[colour];
   }
