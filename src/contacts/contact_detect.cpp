@@ -25,9 +25,18 @@ constexpr int kLoadRoundsPerStep = 8;
 constexpr int kLoadRoundsFirstStep = 64;
 
 /// Room for at least n elements in v (scratch_array.h: contents unspecified
-/// after a growth); returns its data.
+/// after a growth), mapped ahead of need: for arrays the step writes in full.
+/// Returns its data.
 template <typename T>
 T* at_least(ScratchArray<T>& v, long long n) {
+  if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
+  return v.reserve_mapped(static_cast<std::size_t>(n));
+}
+
+/// The same for arrays the step writes in part (a candidate's room for
+/// manifolds, the pair ends that push): mapped as they are written.
+template <typename T>
+T* room_for(ScratchArray<T>& v, long long n) {
   if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
   return v.reserve_for(static_cast<std::size_t>(n));
 }
@@ -203,7 +212,7 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   manifold_begin[np] = static_cast<int>(room);
 
   // Narrowphase per candidate; its point count goes to point_count[i], its key to key[i].
-  ContactManifold* manifolds = at_least(manifolds_, room);
+  ContactManifold* manifolds = room_for(manifolds_, room);
   int* manifold_count = at_least(manifold_count_, np);
   int* point_count = at_least(point_count_, np);
   std::uint64_t* key = at_least(cur_.key, np);
@@ -330,9 +339,9 @@ void ContactDetector::build_pairs() {
   pair_count_ = m;
   at_least(pair_bound_, m);
   at_least(pair_quiet_, m);
-  at_least(pair_sums_, 2LL * m);
+  room_for(pair_sums_, 2LL * m);
   at_least(pair_weight_, 2LL * m);
-  at_least(pair_second_moment_, 2LL * m);
+  room_for(pair_second_moment_, 2LL * m);
 }
 
 void ContactDetector::build_adjacency(const ContactDetectInput& in) {

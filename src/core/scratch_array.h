@@ -14,13 +14,21 @@
 //   write), while every growth maps and faults a whole new block;
 // - the new block is neither copied into nor zeroed;
 // - on Linux, blocks of 2 MiB and more are aligned to 2 MiB and advised as
-//   transparent huge pages (one page fault per 2 MiB instead of 512).
+//   transparent huge pages (one page fault per 2 MiB instead of 512);
+// - an array the step writes in full (reserve_mapped) has its pages mapped
+//   half as far again ahead of the asked size, at once: a pile's contacts
+//   grow by a fifth over the steps after the first two (pile_50: 2.67 to
+//   3.2 million), and faulting the new pages inside those steps, a fault
+//   and a 2 MiB clear at a time, cost pile_50 a fifth of its step at 1
+//   thread and more at 2 (the faults do not share out between threads).
 // Only for element types that are trivially copyable and destructible (the
 // kernels' plain structs): their objects begin their lifetime implicitly in
 // the new storage (C++20), and every element is written before it is read.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -42,12 +50,15 @@ class ScratchArray {
   ScratchArray(const ScratchArray&) = delete;
   ScratchArray& operator=(const ScratchArray&) = delete;
   ScratchArray(ScratchArray&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), capacity_(std::exchange(o.capacity_, 0)) {}
+      : data_(std::exchange(o.data_, nullptr)),
+        capacity_(std::exchange(o.capacity_, 0)),
+        mapped_bytes_(std::exchange(o.mapped_bytes_, 0)) {}
   ScratchArray& operator=(ScratchArray&& o) noexcept {
     if (this != &o) {
       std::free(data_);
       data_ = std::exchange(o.data_, nullptr);
       capacity_ = std::exchange(o.capacity_, 0);
+      mapped_bytes_ = std::exchange(o.mapped_bytes_, 0);
     }
     return *this;
   }
@@ -61,6 +72,7 @@ class ScratchArray {
     std::free(data_);
     data_ = nullptr;
     capacity_ = 0;
+    mapped_bytes_ = 0;
     const std::size_t bytes = grown * sizeof(T);
     constexpr std::size_t kHugePage = std::size_t(2) << 20;
     void* p = nullptr;
@@ -81,6 +93,26 @@ class ScratchArray {
     return data_;
   }
 
+  /// reserve_for(n), and the pages of the first min(capacity, 3 n / 2)
+  /// elements mapped now (see the top of this file). For arrays whose first
+  /// n elements the caller writes in full: the pages are mapped by writing
+  /// into elements no earlier call asked for, which hold nothing yet.
+  T* reserve_mapped(std::size_t n) {
+    reserve_for(n);
+    if (n * sizeof(T) <= mapped_bytes_) return data_;
+    const std::size_t want = std::min(capacity_, n + n / 2) * sizeof(T);
+    // From the first page boundary at or after the bytes mapped so far (the
+    // page before it holds some of them, so it is mapped).
+    constexpr std::uintptr_t kPage = 4096;
+    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(data_);
+    const std::uintptr_t stop = base + want;
+    for (std::uintptr_t at = (base + mapped_bytes_ + kPage - 1) & ~(kPage - 1); at < stop;
+         at += kPage)
+      *reinterpret_cast<volatile char*>(at) = 0;
+    mapped_bytes_ = want;
+    return data_;
+  }
+
   T* data() { return data_; }
   const T* data() const { return data_; }
   std::size_t capacity() const { return capacity_; }
@@ -90,6 +122,7 @@ class ScratchArray {
  private:
   T* data_ = nullptr;
   std::size_t capacity_ = 0;
+  std::size_t mapped_bytes_ = 0;  ///< reserve_mapped: the first bytes known mapped
 };
 
 }  // namespace pabd
