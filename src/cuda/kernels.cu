@@ -66,10 +66,12 @@ __global__ void global_local_contact_kernel(BodyArrays bodies, BondArrays bonds,
 /// each evaluating its contact pairs (solver/colour_body_kernel.h).
 __global__ void colour_body_kernel(BodyArrays bodies, BondArrays bonds, ContactArrays contacts,
                                    ContactEnds ends, const int* body_colour, bool fuse_dual,
-                                   StepConstants k, const int* order, int count) {
+                                   bool keep_weights, StepConstants k, const int* order,
+                                   int count) {
   const int j = thread_index();
   if (j >= count) return;
-  ::pabd::colour_body_kernel(bodies, bonds, contacts, ends, body_colour, fuse_dual, order[j], k);
+  ::pabd::colour_body_kernel(bodies, bonds, contacts, ends, body_colour, fuse_dual, keep_weights,
+                             order[j], k);
 }
 
 /// IterationOrder::Colored: the bodies of one colour, order[0 .. count).

@@ -6,9 +6,10 @@
 // colours before them left them, so a contact pair is evaluated once in
 // each of its two bodies' colours. Evaluated by the body that is being
 // solved, it forms only that body's end's sums and adds them straight into
-// the body's system: nothing is written per pair end but the weights
-// (read by acceleration.h), no parallel loop over the colour's pairs runs
-// before its bodies, and the other end's slots cost no sums.
+// the body's system: nothing is written per pair end but the weights, and
+// those only when the acceleration stage will read them (acceleration.h), no
+// parallel loop over the colour's pairs runs before its bodies, and the other
+// end's slots cost no sums.
 //
 // The result is the same bits as evaluating the colour's pairs first
 // (contact_pair_weights_kernel) and gathering their sums (global_local_kernel):
@@ -40,19 +41,22 @@ PABD_HD_ALWAYS_INLINE int first_pair_key(const int* body_key, const ContactArray
 }
 
 /// Contact pair end e (= 2 m + side) evaluated for its own body at the
-/// current iterate and added to that body's system; both ends' weights are
-/// written to pair_weight.
+/// current iterate and added to that body's system; with keep_weights, both
+/// ends' weights are written to pair_weight.
 template <bool kRound, bool kSecondMoment>
 PABD_HD_ALWAYS_INLINE void add_contact_pair_end(const BodyArrays& bodies, const ContactArrays& c,
-                                                int e, bool dual_first, AffineSystem& sys) {
+                                                int e, bool dual_first, bool keep_weights,
+                                                AffineSystem& sys) {
   const int m = e >> 1, side = e & 1;
   BondEndSums sums;
   Mat3 second_moment;
   Real other_weight = 0;
   contact_pair_end_sums<kRound, kSecondMoment>(bodies, c, m, side, dual_first, sums, second_moment,
                                                other_weight);
-  c.pair_weight[e] = sums.weight;
-  c.pair_weight[e ^ 1] = other_weight;
+  if (keep_weights) {
+    c.pair_weight[e] = sums.weight;
+    c.pair_weight[e ^ 1] = other_weight;
+  }
   // Skipped, not added as zeros (as in global_local_kernel).
   if (sums.weight != 0) add_bond_end_sums(sys, sums, kSecondMoment ? &second_moment : nullptr);
 }
@@ -67,8 +71,8 @@ inline constexpr int kLiveEndBatch = 16;
 /// the batching).
 PABD_HD_ALWAYS_INLINE void add_live_pair_ends(const BodyArrays& b, const ContactArrays& contact,
                                               const int* body_key, int key, bool fuse_dual,
-                                              const StepConstants& k, const int* live, int count,
-                                              AffineSystem& sys) {
+                                              bool keep_weights, const StepConstants& k,
+                                              const int* live, int count, AffineSystem& sys) {
   for (int j = 0; j < count; ++j) {
     // Two pairs ahead: where its contacts are; one ahead: its contacts.
     if (j + 2 < count) prefetch_pair_record(contact, live[j + 2] >> 1);
@@ -79,13 +83,13 @@ PABD_HD_ALWAYS_INLINE void add_live_pair_ends(const BodyArrays& b, const Contact
     const bool round = contact.pair_round[m] != 0;
     if (k.rigid_local) {
       if (round)
-        add_contact_pair_end<true, false>(b, contact, e, dual_first, sys);
+        add_contact_pair_end<true, false>(b, contact, e, dual_first, keep_weights, sys);
       else
-        add_contact_pair_end<false, false>(b, contact, e, dual_first, sys);
+        add_contact_pair_end<false, false>(b, contact, e, dual_first, keep_weights, sys);
     } else if (round) {
-      add_contact_pair_end<true, true>(b, contact, e, dual_first, sys);
+      add_contact_pair_end<true, true>(b, contact, e, dual_first, keep_weights, sys);
     } else {
-      add_contact_pair_end<false, true>(b, contact, e, dual_first, sys);
+      add_contact_pair_end<false, true>(b, contact, e, dual_first, keep_weights, sys);
     }
   }
 }
@@ -111,10 +115,12 @@ PABD_HD_ALWAYS_INLINE void prefetch_body_ends(const ContactEnds& ends, int i) {
 /// Body i in a colored sweep with contacts (see the top of this file), or in
 /// a block order's (solver/block_order.h): body_key is Colouring::colour.
 /// `fuse_dual`: pairs take the previous iteration's deferred dual update when
-/// their first body is solved.
+/// their first body is solved. `keep_weights`: the pair ends' weights are
+/// written to pair_weight for their only reader, the acceleration stage
+/// (acceleration.h); a sweep that does not accelerate leaves them alone.
 PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
                                 const ContactArrays& contact, const ContactEnds& ends,
-                                const int* body_key, bool fuse_dual, int i,
+                                const int* body_key, bool fuse_dual, bool keep_weights, int i,
                                 const StepConstants& k) {
   if (b.is_static[i]) return;
   const int key = body_key[i];
@@ -128,17 +134,20 @@ PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
     // Telling it first changes nothing the live ones read: only this body
     // evaluates its pairs while its colour is solved, each pair once.
     if (ends.bound && end_surely_idle(b, contact, e >> 1, i, ends.bound[e_at])) {
-      contact.pair_weight[e] = 0;
-      contact.pair_weight[e ^ 1] = 0;
+      if (keep_weights) {
+        contact.pair_weight[e] = 0;
+        contact.pair_weight[e ^ 1] = 0;
+      }
       continue;
     }
     if (live_count == kLiveEndBatch) {
-      add_live_pair_ends(b, contact, body_key, key, fuse_dual, k, live, live_count, sys);
+      add_live_pair_ends(b, contact, body_key, key, fuse_dual, keep_weights, k, live, live_count,
+                         sys);
       live_count = 0;
     }
     live[live_count++] = e;
   }
-  add_live_pair_ends(b, contact, body_key, key, fuse_dual, k, live, live_count, sys);
+  add_live_pair_ends(b, contact, body_key, key, fuse_dual, keep_weights, k, live, live_count, sys);
   body_local_step(b, i, sys, k);
 }
 

@@ -88,7 +88,8 @@ void sweep_bonds(StepContext& ctx, const Sweep& s, bool fuse, bool second_moment
 /// The sweep's bodies: gather, global solve, closest rotation. A colour of a
 /// colored sweep with contacts evaluates its bodies' contact pairs in the
 /// same loop (solver/colour_body_kernel.h), not beforehand in sweep_bonds.
-void sweep_bodies(StepContext& ctx, const Sweep& s, const ContactEnds& ends, bool fuse) {
+void sweep_bodies(StepContext& ctx, const Sweep& s, const ContactEnds& ends, bool fuse,
+                  bool keep_weights) {
   const BodyArrays& bodies = ctx.bodies;
   const BondArrays& bonds = ctx.bonds;
   const StepConstants& k = ctx.settings.constants;
@@ -98,7 +99,8 @@ void sweep_bodies(StepContext& ctx, const Sweep& s, const ContactEnds& ends, boo
     const auto solve = [&](int j, int last) {
       // Two bodies ahead: where its pair ends are listed.
       if (j + 2 < last) prefetch_body_ends(ends, s.bodies[j + 2]);
-      colour_body_kernel(bodies, bonds, contact, ends, body_key, fuse, s.bodies[j], k);
+      colour_body_kernel(bodies, bonds, contact, ends, body_key, fuse, keep_weights, s.bodies[j],
+                         k);
     };
     if (s.blocks) {
       // A thread per block, its bodies in turn (solver/block_order.h).
@@ -235,7 +237,7 @@ void iterate_stage(StepContext& ctx) {
       sweep_bonds(ctx, sweep, fuse_contact_dual && it > 0, second_moment);
       t.bonds_ms += ms_since(t0);
       t0 = StageClock::now();
-      sweep_bodies(ctx, sweep, ends, fuse_contact_dual && it > 0);
+      sweep_bodies(ctx, sweep, ends, fuse_contact_dual && it > 0, accelerate);
       t.solve_ms += ms_since(t0);
     }
 
