@@ -5,6 +5,8 @@
 // iterate k+1 and the energy (one call per contact).
 #pragma once
 
+#include <cmath>
+
 #include "bonds/bond_kernels.h"
 #include "contacts/contact_bond.h"
 #include "model/body_arrays.h"
@@ -105,12 +107,24 @@ PABD_HD void contact_pair_prepare_kernel(const ContactArrays& c, int m) {
   contact_pair_quiet_kernel(c, m);
 }
 
+/// The float nearest x from below (above for float_above); NaN stays NaN.
+PABD_HD_ALWAYS_INLINE float float_below(Real x) {
+  const float f = static_cast<float>(x);
+  return Real(f) > x ? std::nextafter(f, -HUGE_VALF) : f;
+}
+PABD_HD_ALWAYS_INLINE float float_above(Real x) {
+  const float f = static_cast<float>(x);
+  return Real(f) < x ? std::nextafter(f, HUGE_VALF) : f;
+}
+
 /// Start of a step, after contact_pair_prepare_kernel: the idle bounds of
 /// the pair ends body i lists (EndIdleBound).
 PABD_HD void contact_end_bound_kernel(const ContactArrays& c, const ContactEnds& ends, int i) {
   for (int t = ends.begin[i]; t < ends.begin[i + 1]; ++t) {
     const int e = ends.index[t];
-    ends.bound[t] = EndIdleBound{c.pair_bound[e >> 1], c.pair_body[e ^ 1]};
+    const PairIdleBound& b = c.pair_bound[e >> 1];
+    ends.bound[t] =
+        EndIdleBound{float_below(b.start_gap), float_above(b.reach), c.pair_body[e ^ 1], e};
   }
 }
 
@@ -133,12 +147,15 @@ PABD_HD_ALWAYS_INLINE bool pair_surely_idle(const ContactArrays& c, int m,
 }
 
 /// pair_surely_idle for the pair end that body i lists with bound r, from r
-/// instead of the pair's records: the same test and the same bits (the motion
-/// of r.other less body i's has the |t|_1 of the pair's B less A, and the
-/// turn norms add in either order).
-PABD_HD_ALWAYS_INLINE bool end_surely_idle(const BodyArrays& bodies, const ContactArrays& c, int m,
-                                           int i, const EndIdleBound& r) {
-  return c.pair_quiet[m] && bound_says_idle(r.bound, pair_motion(bodies, i, r.other));
+/// instead of the pair's records (the motion of r.other less body i's has the
+/// |t|_1 of the pair's B less A, and the turn norms add in either order). r's
+/// bound, rounded outwards, is looser than the pair's, so what it tells idle
+/// pair_surely_idle would; a pair it does not is evaluated, and an
+/// evaluation finds an idle pair idle (first_live_contact).
+PABD_HD_ALWAYS_INLINE bool end_surely_idle(const BodyArrays& bodies, const ContactArrays& c, int i,
+                                           const EndIdleBound& r) {
+  return c.pair_quiet[r.end >> 1] &&
+         bound_says_idle(PairIdleBound{r.start_gap, r.reach}, pair_motion(bodies, i, r.other));
 }
 
 /// Contact k's normal and tangential penalties.

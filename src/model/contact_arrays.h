@@ -128,12 +128,17 @@ struct ContactArrays {
 };
 
 /// A pair end's idle bound where its body lists it (ContactEnds::bound): the
-/// pair's PairIdleBound and the pair's other body, beside the end's index,
-/// so that a colored sweep tells a quiet speculative pair idle from its
-/// body's own list and the other body's motion, without the pair's records.
+/// pair's PairIdleBound, the pair's other body and the end itself, so that a
+/// colored sweep tells a quiet speculative pair idle from its body's own list
+/// and the other body's motion, without the pair's records. 16 bytes: a
+/// pile's body lists 26 pair ends, most of them idle, and a sweep streams
+/// the lists every iteration. The bound in floats, rounded outwards (the gap
+/// down, the reach up), tells idle only what the doubles would.
 struct EndIdleBound {
-  PairIdleBound bound;  ///< the pair's
+  float start_gap = 0;  ///< the pair's PairIdleBound::start_gap, rounded down [m]
+  float reach = 0;      ///< its reach, rounded up [m]
   int other = 0;        ///< the pair's other body
+  int end = 0;          ///< the pair end (ContactEnds::index at the same place)
 };
 
 /// What the per-body stages read of the contacts: the ends of the pairs

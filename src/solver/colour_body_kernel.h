@@ -100,11 +100,12 @@ PABD_HD_ALWAYS_INLINE void add_live_pair_ends(const BodyArrays& b, const Contact
 PABD_HD_ALWAYS_INLINE void prefetch_body_ends(const ContactEnds& ends, int i) {
 #ifndef __CUDA_ARCH__
   const int first = ends.begin[i], last = ends.begin[i + 1];
-  for (int t = first; t < last; t += 16) __builtin_prefetch(ends.index + t);
-  if (ends.bound) {
+  if (ends.bound) {  // which names the ends: the index is not read
     const char* from = reinterpret_cast<const char*>(ends.bound + first);
     const char* to = reinterpret_cast<const char*>(ends.bound + last);
     for (; from < to; from += 64) __builtin_prefetch(from);
+  } else {
+    for (int t = first; t < last; t += 16) __builtin_prefetch(ends.index + t);
   }
 #else
   (void)ends;
@@ -128,12 +129,13 @@ PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
   int live[kLiveEndBatch];
   int live_count = 0;
   for (int e_at = ends.begin[i]; e_at < ends.begin[i + 1]; ++e_at) {
-    const int e = ends.index[e_at];
+    // The list's bound records name their ends: the index is not read beside them.
+    const int e = ends.bound ? ends.bound[e_at].end : ends.index[e_at];
     // A quiet pair told idle from the body's own list (most of a pile's:
     // speculative side, edge and corner neighbours) costs its weights' zeros.
     // Telling it first changes nothing the live ones read: only this body
     // evaluates its pairs while its colour is solved, each pair once.
-    if (ends.bound && end_surely_idle(b, contact, e >> 1, i, ends.bound[e_at])) {
+    if (ends.bound && end_surely_idle(b, contact, i, ends.bound[e_at])) {
       if (keep_weights) {
         contact.pair_weight[e] = 0;
         contact.pair_weight[e ^ 1] = 0;
