@@ -15,12 +15,13 @@
 // - the new block is neither copied into nor zeroed;
 // - on Linux, blocks of 2 MiB and more are aligned to 2 MiB and advised as
 //   transparent huge pages (one page fault per 2 MiB instead of 512);
-// - an array the step writes in full (reserve_mapped) has its pages mapped
-//   half as far again ahead of the asked size, at once: a pile's contacts
-//   grow by a fifth over the steps after the first two (pile_50: 2.67 to
-//   3.2 million), and faulting the new pages inside those steps, a fault
-//   and a 2 MiB clear at a time, cost pile_50 a fifth of its step at 1
-//   thread and more at 2 (the faults do not share out between threads).
+// - an array the step writes in full (reserve_mapped) has the pages of half
+//   as much again beyond the asked size mapped at once (the asked part
+//   faults as the step's parallel kernels write it): a pile's contacts grow
+//   by a fifth over the steps after the first two (pile_50: 2.67 to 3.2
+//   million), and faulting the new pages inside those steps, a fault and a
+//   2 MiB clear at a time, cost pile_50 a fifth of its step at 1 thread and
+//   more at 2 (the faults do not share out between threads).
 // Only for element types that are trivially copyable and destructible (the
 // kernels' plain structs): their objects begin their lifetime implicitly in
 // the new storage (C++20), and every element is written before it is read.
@@ -93,20 +94,21 @@ class ScratchArray {
     return data_;
   }
 
-  /// reserve_for(n), and the pages of the first min(capacity, 3 n / 2)
-  /// elements mapped now (see the top of this file). For arrays whose first
-  /// n elements the caller writes in full: the pages are mapped by writing
-  /// into elements no earlier call asked for, which hold nothing yet.
+  /// reserve_for(n), and the pages of elements n to min(capacity, 3 n / 2)
+  /// mapped now (see the top of this file). For arrays whose first n
+  /// elements the caller writes in full, which maps theirs: the pages ahead
+  /// are mapped by writing into elements no call asked for, which hold
+  /// nothing yet.
   T* reserve_mapped(std::size_t n) {
     reserve_for(n);
     if (n * sizeof(T) <= mapped_bytes_) return data_;
     const std::size_t want = std::min(capacity_, n + n / 2) * sizeof(T);
-    // From the first page boundary at or after the bytes mapped so far (the
-    // page before it holds some of them, so it is mapped).
+    // From the first page boundary at or after the asked bytes (the page
+    // before it holds some of them, which the caller writes).
     constexpr std::uintptr_t kPage = 4096;
     const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(data_);
     const std::uintptr_t stop = base + want;
-    for (std::uintptr_t at = (base + mapped_bytes_ + kPage - 1) & ~(kPage - 1); at < stop;
+    for (std::uintptr_t at = (base + n * sizeof(T) + kPage - 1) & ~(kPage - 1); at < stop;
          at += kPage)
       *reinterpret_cast<volatile char*>(at) = 0;
     mapped_bytes_ = want;
