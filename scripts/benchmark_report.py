@@ -591,12 +591,15 @@ def per_body_iteration(row, column):
     return row[column] * 1e6 / (row["bodies"] * row["iterations"])
 
 
-def section_piles(piles, warmup=0):
+def section_piles(piles, warmup=0, repeat=1):
     if warmup > 0:
         steps = (f"each for the same steps after {warmup} untimed warm-up steps (`--warmup "
                  f"{warmup}`: the first steps map and fault the contact storage, a gigabyte for "
                  "pile_50, which a per-step cost should not carry), before the ball arrives in "
                  "step 6: the resting pile, every box in contact with its neighbours")
+    if repeat > 1:
+        steps += (f", in {repeat} runs per thread count, the thread counts alternating "
+                  f"(`--repeat {repeat}`: medians over all their steps)")
     else:
         steps = ("each for the same first steps (the resting pile before the ball arrives: "
                  "every box in contact with its neighbours)")
@@ -859,7 +862,8 @@ def main(argv):
     lines += section_headline_stages(table2, peers)
     lines += section_peers(peers, keys, scene_descriptions(a.scenes, peers.keys()))
     lines += section_scaling(peers, keys, svg_name)
-    lines += section_piles(piles, int(meta.get("pile_warmup", 0)))
+    lines += section_piles(piles, int(meta.get("pile_warmup", 0)),
+                           int(meta.get("pile_repeat", 1)))
     lines += section_table2(table2, piles, header)
     lines += section_spring_grid(grid)
     os.makedirs(a.out, exist_ok=True)

@@ -14,7 +14,7 @@
 #    untimed warm-up steps;
 # 4. the spring-grid Google Benchmark (bench/bench_spring_grid);
 # 5. scripts/benchmark_report.py: the Markdown and the SVG plot.
-# Raw data: DIR/data/. About 5-8 minutes of measuring on a 2-core machine, plus
+# Raw data: DIR/data/. About 9-12 minutes of measuring on a 2-core machine, plus
 # the build (incremental: seconds to 3 minutes; the first one about 5 minutes).
 # --quick: 1 repetition, fewer steps, no pile_30 or pile_50 (about 1.5 minutes);
 # writes to DIR/ rather than docs/ unless --out is given.
@@ -75,27 +75,29 @@ for f in scenes/*.json; do
   case "$(basename "$f")" in pile_*) ;; *) table_scenes+=("$f") ;; esac
 done
 if [ "$quick" -eq 1 ]; then
-  budget=1 piles=(scenes/pile_20.json) pile_steps=2 pile_warmup=1
+  budget=1 piles=(scenes/pile_20.json) pile_steps=2 pile_warmup=1 pile_repeat=1
 else
   # Steps 3 to 5: the first two map and fault both contact buffers (double
-  # buffered for the warm start); the ball arrives in step 6.
+  # buffered for the warm start); the ball arrives in step 6. Three runs per
+  # thread count, alternating: the three steps settle the pile (light, heavy,
+  # medium) and one run's median moved by a fifth from one report to the next.
   budget=10 piles=(scenes/pile_20.json scenes/pile_30.json scenes/pile_50.json) pile_steps=3
-  pile_warmup=2
+  pile_warmup=2 pile_repeat=3
 fi
 say "pabd bench over ${#table_scenes[@]} scenes (--max-seconds $budget)"
 status=0
 "$pabd" bench "${table_scenes[@]}" --threads 1,2 --max-seconds "$budget" --quiet \
   --csv "$data/table2.csv" >/dev/null || status=$?
-say "pabd bench over ${piles[*]}, $pile_steps steps each after $pile_warmup warm-up"
+say "pabd bench over ${piles[*]}, $pile_steps steps each after $pile_warmup warm-up, $pile_repeat runs"
 "$pabd" bench "${piles[@]}" --threads 1,2 --warmup "$pile_warmup" --steps "$pile_steps" \
-  --max-seconds 0 --max-bodies 0 --quiet --csv "$data/piles.csv" >/dev/null || status=$?
+  --repeat "$pile_repeat" --max-seconds 0 --max-bodies 0 --quiet --csv "$data/piles.csv" >/dev/null || status=$?
 # The pile's second variant (the paper's Fig. 16b): its ball hits from step 1,
 # so the same warm-up and steps time the impact, as the paper does; its rows
 # join Table 2, not the resting piles' per-body-iteration costs.
 if [ "$quick" -eq 0 ]; then
-  say "pabd bench over scenes/pile_50_heavy.json, $pile_steps impact steps after $pile_warmup warm-up"
+  say "pabd bench over scenes/pile_50_heavy.json, $pile_steps impact steps after $pile_warmup warm-up, $pile_repeat runs"
   "$pabd" bench scenes/pile_50_heavy.json --threads 1,2 --warmup "$pile_warmup" \
-    --steps "$pile_steps" --max-seconds 0 --max-bodies 0 --quiet --csv "$data/impact.csv" \
+    --steps "$pile_steps" --repeat "$pile_repeat" --max-seconds 0 --max-bodies 0 --quiet --csv "$data/impact.csv" \
     >/dev/null || status=$?
   tail -n +2 "$data/impact.csv" >>"$data/table2.csv"
 fi
@@ -116,13 +118,14 @@ os="$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}")"
 "$PY" -c '
 import json, sys
 k = ["commit", "date", "cpu", "cores", "os", "load_start", "load_end", "command", "quick", "reps",
-     "build_s", "measure_s", "pile_warmup"]
+     "build_s", "measure_s", "pile_warmup", "pile_repeat"]
 meta = dict(zip(k, sys.argv[2:]))
-for n in ("cores", "reps", "build_s", "measure_s", "pile_warmup"): meta[n] = int(meta[n])
+for n in ("cores", "reps", "build_s", "measure_s", "pile_warmup", "pile_repeat"):
+  meta[n] = int(meta[n])
 meta["quick"] = meta["quick"] == "1"
 json.dump(meta, open(sys.argv[1], "w"), indent=1)' "$data/meta.json" "$commit" "$date_utc" \
   "${cpu:-unknown CPU}" "$(nproc)" "$os" "$load_start" "$load_end" "$command_line" "$quick" \
-  "$reps" "$build_s" "$((SECONDS - started - build_s))" "$pile_warmup"
+  "$reps" "$build_s" "$((SECONDS - started - build_s))" "$pile_warmup" "$pile_repeat"
 "$PY" scripts/benchmark_report.py --data "$data" --out "$out"
 say "wrote $out/benchmarks.md and $out/benchmarks_scaling.svg from $data/"
 elapsed=$((SECONDS - started))
