@@ -124,7 +124,7 @@ class ScratchArray {
  private:
   T* data_ = nullptr;
   std::size_t capacity_ = 0;
-  std::size_t mapped_bytes_ = 0;  ///< reserve_mapped: the first bytes known mapped
+  std::size_t mapped_bytes_ = 0;  ///< reserve_mapped: the first bytes asked for or mapped ahead
 };
 
 }  // namespace pabd
