@@ -20,7 +20,9 @@ namespace {
 // Large enough for the 2 MiB-aligned, huge-page path (4 MiB of ints).
 constexpr std::size_t kLarge = std::size_t(1) << 20;
 
-int pattern(std::size_t i) { return static_cast<int>(i * 2654435761u); }
+// No zero byte where a page starts (i a multiple of 1024), which a mapping
+// write would leave unchanged.
+int pattern(std::size_t i) { return static_cast<int>(i * 2654435761u + 0x5a5a5a5au); }
 
 TEST(ScratchArray, GrowsToTwiceTheAskAndKeepsItsBlockWithinCapacity) {
   ScratchArray<int> a;
@@ -53,6 +55,18 @@ TEST(ScratchArray, MappingAheadKeepsEveryElementAskedFor) {
   EXPECT_EQ(a.data(), nullptr);
   ASSERT_EQ(b.reserve_mapped(2 * kLarge), p);
   for (std::size_t i = 0; i < more; ++i) ASSERT_EQ(p[i], pattern(i)) << i;
+}
+
+TEST(ScratchArray, MappingAheadSparesWhatReserveForAskedFor) {
+  // An ask through reserve_for claims its elements too: a later, smaller
+  // reserve_mapped maps only past them.
+  ScratchArray<int> a;
+  int* p = a.reserve_for(kLarge);
+  for (std::size_t i = 0; i < kLarge; ++i) p[i] = pattern(i);
+  ASSERT_EQ(a.reserve_mapped(kLarge / 2), p);
+  for (std::size_t i = 0; i < kLarge; ++i) ASSERT_EQ(p[i], pattern(i)) << i;
+  ASSERT_EQ(a.reserve_mapped(kLarge + 1), p);
+  for (std::size_t i = 0; i < kLarge; ++i) ASSERT_EQ(p[i], pattern(i)) << i;
 }
 
 #if defined(__linux__)

@@ -24,21 +24,26 @@ constexpr int kLoadRoundsPerStep = 8;
 /// get their full penalty at once.
 constexpr int kLoadRoundsFirstStep = 64;
 
+/// n as an array size, checked.
+std::size_t array_size(long long n) {
+  if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
+  return static_cast<std::size_t>(n);
+}
+
 /// Room for at least n elements in v (scratch_array.h: contents unspecified
 /// after a growth), mapped ahead of need: for arrays the step writes in full.
 /// Returns its data.
 template <typename T>
 T* at_least(ScratchArray<T>& v, long long n) {
-  if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
-  return v.reserve_mapped(static_cast<std::size_t>(n));
+  return v.reserve_mapped(array_size(n));
 }
 
 /// The same for arrays the step writes in part (a candidate's room for
-/// manifolds, the pair ends that push): mapped as they are written.
+/// manifolds, the pair ends that push, the weights only the acceleration
+/// stage reads): mapped as they are written.
 template <typename T>
 T* room_for(ScratchArray<T>& v, long long n) {
-  if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
-  return v.reserve_for(static_cast<std::size_t>(n));
+  return v.reserve_for(array_size(n));
 }
 
 }  // namespace
@@ -340,7 +345,7 @@ void ContactDetector::build_pairs() {
   at_least(pair_bound_, m);
   at_least(pair_quiet_, m);
   room_for(pair_sums_, 2LL * m);
-  at_least(pair_weight_, 2LL * m);
+  room_for(pair_weight_, 2LL * m);
   room_for(pair_second_moment_, 2LL * m);
 }
 

@@ -53,13 +53,13 @@ class ScratchArray {
   ScratchArray(ScratchArray&& o) noexcept
       : data_(std::exchange(o.data_, nullptr)),
         capacity_(std::exchange(o.capacity_, 0)),
-        mapped_bytes_(std::exchange(o.mapped_bytes_, 0)) {}
+        claimed_bytes_(std::exchange(o.claimed_bytes_, 0)) {}
   ScratchArray& operator=(ScratchArray&& o) noexcept {
     if (this != &o) {
       std::free(data_);
       data_ = std::exchange(o.data_, nullptr);
       capacity_ = std::exchange(o.capacity_, 0);
-      mapped_bytes_ = std::exchange(o.mapped_bytes_, 0);
+      claimed_bytes_ = std::exchange(o.claimed_bytes_, 0);
     }
     return *this;
   }
@@ -68,12 +68,47 @@ class ScratchArray {
   /// Room for n elements; after a growth the contents are unspecified.
   /// Returns data(). Throws std::bad_alloc when memory runs out.
   T* reserve_for(std::size_t n) {
-    if (n <= capacity_) return data_;
+    grow_to(n);
+    claimed_bytes_ = std::max(claimed_bytes_, n * sizeof(T));
+    return data_;
+  }
+
+  /// reserve_for(n), and the pages of elements n to min(capacity, 3 n / 2)
+  /// mapped now (see the top of this file). For arrays whose first n
+  /// elements the caller writes in full, which maps theirs: the pages ahead
+  /// are mapped by writing into elements past every call's ask, which hold
+  /// nothing yet.
+  T* reserve_mapped(std::size_t n) {
+    grow_to(n);
+    if (n * sizeof(T) <= claimed_bytes_) return data_;
+    const std::size_t want = std::min(capacity_, n + n / 2) * sizeof(T);
+    // From the first page boundary at or after the asked bytes (the page
+    // before it holds some of them, which the caller writes).
+    constexpr std::uintptr_t kPage = 4096;
+    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(data_);
+    const std::uintptr_t stop = base + want;
+    for (std::uintptr_t at = (base + n * sizeof(T) + kPage - 1) & ~(kPage - 1); at < stop;
+         at += kPage)
+      *reinterpret_cast<volatile char*>(at) = 0;
+    claimed_bytes_ = want;
+    return data_;
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t capacity() const { return capacity_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  /// A block of twice n elements unless n fit already (see the top of this file).
+  void grow_to(std::size_t n) {
+    if (n <= capacity_) return;
     const std::size_t grown = 2 * n;
     std::free(data_);
     data_ = nullptr;
     capacity_ = 0;
-    mapped_bytes_ = 0;
+    claimed_bytes_ = 0;
     const std::size_t bytes = grown * sizeof(T);
     constexpr std::size_t kHugePage = std::size_t(2) << 20;
     void* p = nullptr;
@@ -91,40 +126,13 @@ class ScratchArray {
     if (!p) throw std::bad_alloc();
     data_ = static_cast<T*>(p);
     capacity_ = grown;
-    return data_;
   }
 
-  /// reserve_for(n), and the pages of elements n to min(capacity, 3 n / 2)
-  /// mapped now (see the top of this file). For arrays whose first n
-  /// elements the caller writes in full, which maps theirs: the pages ahead
-  /// are mapped by writing into elements no call asked for, which hold
-  /// nothing yet.
-  T* reserve_mapped(std::size_t n) {
-    reserve_for(n);
-    if (n * sizeof(T) <= mapped_bytes_) return data_;
-    const std::size_t want = std::min(capacity_, n + n / 2) * sizeof(T);
-    // From the first page boundary at or after the asked bytes (the page
-    // before it holds some of them, which the caller writes).
-    constexpr std::uintptr_t kPage = 4096;
-    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(data_);
-    const std::uintptr_t stop = base + want;
-    for (std::uintptr_t at = (base + n * sizeof(T) + kPage - 1) & ~(kPage - 1); at < stop;
-         at += kPage)
-      *reinterpret_cast<volatile char*>(at) = 0;
-    mapped_bytes_ = want;
-    return data_;
-  }
-
-  T* data() { return data_; }
-  const T* data() const { return data_; }
-  std::size_t capacity() const { return capacity_; }
-  T& operator[](std::size_t i) { return data_[i]; }
-  const T& operator[](std::size_t i) const { return data_[i]; }
-
- private:
   T* data_ = nullptr;
   std::size_t capacity_ = 0;
-  std::size_t mapped_bytes_ = 0;  ///< reserve_mapped: the first bytes asked for or mapped ahead
+  /// The first bytes some call asked for or reserve_mapped mapped ahead: the
+  /// mapping never writes into them.
+  std::size_t claimed_bytes_ = 0;
 };
 
 }  // namespace pabd
