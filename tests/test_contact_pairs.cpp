@@ -21,7 +21,7 @@ struct Bodies {
   std::vector<Vec3> position, start_position;
   std::vector<Mat3> affine, start_affine;
   std::vector<Quat> orientation, start_orientation;
-  std::vector<Real> turn_norm;
+  std::vector<BodyMotion> motion;
 
   explicit Bodies(int n)
       : mass(n, 1),
@@ -32,11 +32,12 @@ struct Bodies {
         start_affine(n, identity3()),
         orientation(n, Quat{}),
         start_orientation(n, Quat{}),
-        turn_norm(n, 0) {}
+        motion(n) {}
 
-  /// Body i's turn norm for its orientations, as the solver's set_iterate_pose.
-  void set_turn_norm(int i) {
-    turn_norm[i] = turn_norm_bound(orientation[i], start_orientation[i]);
+  /// Body i's motion record for its poses, as the solver's set_iterate_pose.
+  void set_motion(int i) {
+    motion[i] = BodyMotion{position[i] - start_position[i],
+                           turn_norm_bound(orientation[i], start_orientation[i])};
   }
 
   /// Sets body i's start and current orientations (and their matrices).
@@ -58,7 +59,7 @@ struct Bodies {
     b.start_affine = start_affine.data();
     b.orientation = orientation.data();
     b.start_orientation = start_orientation.data();
-    b.turn_norm = turn_norm.data();
+    b.motion = motion.data();
     return b;
   }
 };
@@ -216,7 +217,7 @@ TEST(ContactPairs, IdleByBoundsSkipsOnlyIdleContacts) {
       bodies.position[i] = bodies.start_position[i] + (together ? shared : random_vec(rng, 0.05));
     }
     const BodyArrays b = bodies.view();
-    for (int i = 0; i < 2; ++i) bodies.set_turn_norm(i);
+    for (int i = 0; i < 2; ++i) bodies.set_motion(i);
     const ContactArrays ca = c.view();
     const bool surely = contact_surely_idle(ca, 0, pair_motion(b, 0, 1));
     const bool full = contact_idle(contact_points(b, ca, 0), n, ca.lambda[0]);
@@ -304,7 +305,7 @@ void five_contacts(std::mt19937& rng, bool round, Bodies& bodies, Contacts& c) {
     bodies.position[i] = bodies.start_position[i] + random_vec(rng, 0.003);
     bodies.turn(i, start[i], normalized(random_rotation(rng, 0.005) * start[i]));
   }
-  for (int i = 0; i < 2; ++i) bodies.set_turn_norm(i);
+  for (int i = 0; i < 2; ++i) bodies.set_motion(i);
 }
 
 TEST(ContactPairs, PairSumsEqualTheSumOfTheirContacts) {
@@ -486,7 +487,7 @@ TEST(ContactPairs, PairBoundSkipsOnlyIdlePairs) {
       bodies.position[i] = bodies.start_position[i] + (together ? shared : random_vec(rng, 0.01));
     }
     const BodyArrays b = bodies.view();
-    for (int i = 0; i < 2; ++i) bodies.set_turn_norm(i);
+    for (int i = 0; i < 2; ++i) bodies.set_motion(i);
     c.set_pairs({0, n});
     const ContactArrays ca = c.view();
     contact_pair_prepare_kernel(ca, 0);
@@ -548,7 +549,7 @@ TEST(ContactPairs, EndRecordSkipsOnlyWhatThePairBoundSkips) {
     for (int i = 0; i < 2; ++i) {
       bodies.turn(i, start[i], normalized(random_rotation(rng, 0.002 * unit(rng)) * start[i]));
       bodies.position[i] = bodies.start_position[i] + random_vec(rng, 0.005);
-      bodies.set_turn_norm(i);
+      bodies.set_motion(i);
     }
     const BodyArrays b = bodies.view();
     const PairMotion motion = pair_motion(b, 0, 1);

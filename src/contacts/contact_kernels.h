@@ -49,22 +49,18 @@ PABD_HD_ALWAYS_INLINE ContactPoints contact_points(const BodyArrays& bodies, con
 /// ~1e-13 m at 100 m from the origin.
 inline constexpr Real kIdleBoundSlack = Real(1e-9);
 
-/// How far body i's centre has moved since the start of the step (0 for a static body) [m].
-PABD_HD_ALWAYS_INLINE Vec3 step_translation(const BodyArrays& b, int i) {
-  return b.is_static[i] ? Vec3{} : b.position[i] - b.start_position[i];
-}
-
 /// What the idle test by bounds needs of a contact's two bodies: B's step
 /// translation less A's, and the sum of their turn norms.
 struct PairMotion {
   Vec3 translation;  ///< (c_b - c_b^n) - (c_a - c_a^n) [m]
-  Real turn = 0;     ///< turn_norm of A plus B's
+  Real turn = 0;     ///< turn bound of A plus B's
 };
 
-/// The motion of bodies a (end A) and b (end B) since the start of the step.
+/// The motion of bodies a (end A) and b (end B) since the start of the step,
+/// from their BodyMotion records (a static body's are zero).
 PABD_HD_ALWAYS_INLINE PairMotion pair_motion(const BodyArrays& bodies, int a, int b) {
-  return PairMotion{step_translation(bodies, b) - step_translation(bodies, a),
-                    bodies.turn_norm[a] + bodies.turn_norm[b]};
+  const BodyMotion ma = bodies.motion[a], mb = bodies.motion[b];
+  return PairMotion{mb.translation - ma.translation, ma.turn + mb.turn};
 }
 
 /// True when contact k is idle (contact_idle) at the current iterate, known

@@ -93,7 +93,7 @@ struct Data {
   std::vector<Vec3> position, start_position, target_position;
   std::vector<Mat3> affine, start_affine, target_affine;
   std::vector<Quat> orientation, start_orientation;
-  std::vector<Real> turn_norm;
+  std::vector<BodyMotion> motion;
   std::vector<int> bond_begin;  // no bonds: all zero
   // Contacts.
   std::vector<int> end_body;
@@ -142,7 +142,7 @@ Data make_data(unsigned seed, int bodies, int pairs) {
   d.target_affine.resize(nb);
   d.orientation.resize(nb);
   d.start_orientation.resize(nb);
-  d.turn_norm.assign(nb, 0);
+  d.motion.assign(nb, BodyMotion{});
   d.bond_begin.assign(nb + 1, 0);
   for (int i = 0; i < nb; ++i) {
     d.is_static[i] = unit(rng) < 0.05 ? 1 : 0;
@@ -161,7 +161,9 @@ Data make_data(unsigned seed, int bodies, int pairs) {
     d.target_affine[i] = d.affine[i];
   }
   for (int i = 0; i < nb; ++i)
-    if (!d.is_static[i]) d.turn_norm[i] = turn_norm_bound(d.orientation[i], d.start_orientation[i]);
+    if (!d.is_static[i])
+      d.motion[i] = BodyMotion{d.position[i] - d.start_position[i],
+                               turn_norm_bound(d.orientation[i], d.start_orientation[i])};
 
   std::uniform_int_distribution<int> body_of(0, nb - 1), points_of(1, 4);
   for (int m = 0; m < pairs; ++m) {
@@ -246,7 +248,7 @@ void make_views(Data& d, At&& at, BodyArrays& b, ContactArrays& c, ContactEnds& 
   b.start_affine = at(d.start_affine);
   b.target_position = at(d.target_position);
   b.target_affine = at(d.target_affine);
-  b.turn_norm = at(d.turn_norm);
+  b.motion = at(d.motion);
   b.end_begin = at(d.bond_begin);
   b.end_index = at(d.bond_begin);  // never read: no bond ends
   c = ContactArrays{};
@@ -381,7 +383,7 @@ int check(unsigned seed, bool paper_step) {
   bad += compare("position", cpu.position, device.back(gpu_in.position));
   bad += compare("affine", cpu.affine, device.back(gpu_in.affine));
   bad += compare("orientation", cpu.orientation, device.back(gpu_in.orientation));
-  bad += compare("turn_norm", cpu.turn_norm, device.back(gpu_in.turn_norm));
+  bad += compare("motion", cpu.motion, device.back(gpu_in.motion));
   if (pushing == 0) {
     std::printf("  no pair end pulls: the check would compare zeros\n");
     ++bad;

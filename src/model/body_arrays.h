@@ -14,6 +14,22 @@
 
 namespace pabd {
 
+/// How far a body moved since the start of the step, in one 32-byte record
+/// that a contact's idle test reads of each of its two bodies (contacts/
+/// contact_kernels.h, pair_motion): a pile's body tests about 26 listed pair
+/// ends per iteration, each against its neighbour's motion, which as separate
+/// arrays (is_static, position, start_position, turn_norm) took four cache
+/// lines per neighbour, and most were misses once the pile outgrew the cache.
+struct alignas(32) BodyMotion {
+  /// c - c^n at the current iterate; zero for a static body [m].
+  Vec3 translation;
+  /// A bound on |A - A^n|_F, the Frobenius norm of the turn since the start
+  /// of the step, which bounds how far it moved a material point at distance
+  /// r from the centre, by r |A - A^n|_F (contact_kernels.h uses it to skip
+  /// contacts that cannot touch yet); zero for a static body.
+  Real turn = 0;
+};
+
 struct BodyArrays {
   int count = 0;  ///< number of bodies (static ones included)
 
@@ -45,12 +61,10 @@ struct BodyArrays {
   Quat* iterate_orientation = nullptr;   ///< acceleration: Q^k
   Vec3* previous_position = nullptr;     ///< acceleration: c^(k-1)
   Quat* previous_orientation = nullptr;  ///< acceleration: Q^(k-1)
-  /// Per body, at the current iterate: a bound on |A - A^n|_F, the
-  /// Frobenius norm of the turn since the start of the step, which bounds
-  /// how far it moved a material point at distance r from the centre, by
-  /// r |A - A^n|_F (contact_kernels.h uses it to skip contacts that cannot
-  /// touch yet; written with the pose by set_iterate_pose).
-  Real* turn_norm = nullptr;
+  /// Per body, at the current iterate: its motion since the start of the
+  /// step (BodyMotion), written with the pose by set_iterate_pose, and zero
+  /// for a static body (predict_kernel).
+  BodyMotion* motion = nullptr;
 
   // Body-to-bond-end adjacency (CSR): the ends touching body i are
   // end_index[end_begin[i] .. end_begin[i+1]); end e belongs to bond e / 2.
@@ -77,14 +91,14 @@ PABD_HD Real turn_norm_bound(Quat q, Quat q0) {
 }
 
 /// Sets body i's iterate to c, q (a unit quaternion) and a = R(q), with the
-/// turn norm that goes with them: every stage that moves a body during the
+/// motion that goes with them: every stage that moves a body during the
 /// iterations (the prediction, the local step, the acceleration) writes its
-/// pose here, so turn_norm always matches the pose the contacts read.
+/// pose here, so the motion always matches the pose the contacts read.
 PABD_HD void set_iterate_pose(const BodyArrays& b, int i, Vec3 c, Quat q, const Mat3& a) {
   b.position[i] = c;
   b.orientation[i] = q;
   b.affine[i] = a;
-  b.turn_norm[i] = turn_norm_bound(q, b.start_orientation[i]);
+  b.motion[i] = BodyMotion{c - b.start_position[i], turn_norm_bound(q, b.start_orientation[i])};
 }
 
 }  // namespace pabd

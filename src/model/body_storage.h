@@ -37,7 +37,7 @@ struct BodyStorage {
   std::vector<Quat> iterate_orientation;
   std::vector<Vec3> previous_position;
   std::vector<Quat> previous_orientation;
-  std::vector<Real> turn_norm;
+  std::vector<BodyMotion> motion;
   // Body-to-bond-end adjacency (CSR), built with the topology.
   std::vector<int> end_begin;
   std::vector<int> end_index;
@@ -57,7 +57,7 @@ struct BodyStorage {
     iterate_orientation.resize(n);
     previous_position.resize(n);
     previous_orientation.resize(n);
-    turn_norm.assign(n, 0);
+    motion.assign(n, BodyMotion{});
   }
 
   BodyArrays view() {
@@ -84,7 +84,7 @@ struct BodyStorage {
     b.iterate_orientation = iterate_orientation.data();
     b.previous_position = previous_position.data();
     b.previous_orientation = previous_orientation.data();
-    b.turn_norm = turn_norm.data();
+    b.motion = motion.data();
     b.end_begin = end_begin.data();
     b.end_index = end_index.data();
     return b;

@@ -23,7 +23,11 @@ struct StepConstants {
 /// Prediction: v* = v + h g, c* = c + h v*, Q* = exp(h w) Q; the iterate starts
 /// at the inertial target s = q*.
 PABD_HD void predict_kernel(const BodyArrays& b, int i, const StepConstants& k) {
-  if (b.is_static[i]) return;
+  if (b.is_static[i]) {
+    // A static body does not move in the step, whatever it held as a dynamic one.
+    b.motion[i] = BodyMotion{};
+    return;
+  }
   const Quat q0 = b.orientation[i];
   b.start_position[i] = b.position[i];
   b.start_orientation[i] = q0;
