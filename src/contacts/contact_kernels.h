@@ -352,10 +352,11 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
 
 /// One end of contact pair m, end `side` (0 = A, 1 = B), evaluated as
 /// contact_pair_weights evaluates both: the same forces and the same sums for
-/// this end, into `sums` (and `second_moment`), which start at zero; the
-/// other end's weight alone, into other_weight (0 when nothing pushes it),
-/// added as its sums would add it (once per slot, so the same bits).
-template <bool kRound, bool kSecondMoment>
+/// this end, into `sums` (and `second_moment`), which start at zero; with
+/// kOtherWeight, the other end's weight alone, into other_weight (0 when
+/// nothing pushes it), added as its sums would add it (once per slot, so the
+/// same bits).
+template <bool kRound, bool kSecondMoment, bool kOtherWeight = true>
 PABD_HD_ALWAYS_INLINE void contact_pair_end_sums(const BodyArrays& bodies, const ContactArrays& c,
                                                  int m, int side, bool dual_first,
                                                  BondEndSums& sums, Mat3& second_moment,
@@ -375,7 +376,6 @@ PABD_HD_ALWAYS_INLINE void contact_pair_end_sums(const BodyArrays& bodies, const
     const ConeForce f = contact_iterate_force(c, k, p, dual_first, quiet);
     if (!f.pushing) continue;
     const Real weight = c.end_weight[2 * k + side];
-    const Real other = c.end_weight[2 * k + (side ^ 1)];
     if (weight > 0) {
       const Vec3* x = c.slot_local + kContactSlots * k + 2 * side;
       const bool round = side ? p.radius_b > 0 : p.radius_a > 0;
@@ -383,7 +383,8 @@ PABD_HD_ALWAYS_INLINE void contact_pair_end_sums(const BodyArrays& bodies, const
           sums, second_moment, x, side ? p.b_core : p.a_core, side ? p.b_surface : p.a_surface,
           round, (sign * c.end_scale[2 * k + side]) * f.force, c.normal[k], weight);
     }
-    if (other > 0) {
+    const Real other = kOtherWeight ? c.end_weight[2 * k + (side ^ 1)] : Real(0);
+    if (kOtherWeight && other > 0) {
       other_weight += other;
       if (side ? p.radius_a > 0 : p.radius_b > 0) other_weight += other;  // its second slot
     }

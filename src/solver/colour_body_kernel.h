@@ -41,19 +41,18 @@ PABD_HD_ALWAYS_INLINE int first_pair_key(const int* body_key, const ContactArray
 }
 
 /// Contact pair end e (= 2 m + side) evaluated for its own body at the
-/// current iterate and added to that body's system; with keep_weights, both
+/// current iterate and added to that body's system; with kKeepWeights, both
 /// ends' weights are written to pair_weight.
-template <bool kRound, bool kSecondMoment>
+template <bool kRound, bool kSecondMoment, bool kKeepWeights>
 PABD_HD_ALWAYS_INLINE void add_contact_pair_end(const BodyArrays& bodies, const ContactArrays& c,
-                                                int e, bool dual_first, bool keep_weights,
-                                                AffineSystem& sys) {
+                                                int e, bool dual_first, AffineSystem& sys) {
   const int m = e >> 1, side = e & 1;
   BondEndSums sums;
   Mat3 second_moment;
   Real other_weight = 0;
-  contact_pair_end_sums<kRound, kSecondMoment>(bodies, c, m, side, dual_first, sums, second_moment,
-                                               other_weight);
-  if (keep_weights) {
+  contact_pair_end_sums<kRound, kSecondMoment, kKeepWeights>(bodies, c, m, side, dual_first, sums,
+                                                             second_moment, other_weight);
+  if (kKeepWeights) {
     c.pair_weight[e] = sums.weight;
     c.pair_weight[e ^ 1] = other_weight;
   }
@@ -61,36 +60,57 @@ PABD_HD_ALWAYS_INLINE void add_contact_pair_end(const BodyArrays& bodies, const 
   if (sums.weight != 0) add_bond_end_sums(sys, sums, kSecondMoment ? &second_moment : nullptr);
 }
 
+/// add_contact_pair_end for a pair of either kind (pair_round) and either local step.
+template <bool kKeepWeights>
+PABD_HD_ALWAYS_INLINE void add_contact_pair_end_of_kind(const BodyArrays& b,
+                                                        const ContactArrays& contact, int e,
+                                                        bool dual_first, bool rigid_local,
+                                                        AffineSystem& sys) {
+  const bool round = contact.pair_round[e >> 1] != 0;
+  if (rigid_local) {
+    if (round)
+      add_contact_pair_end<true, false, kKeepWeights>(b, contact, e, dual_first, sys);
+    else
+      add_contact_pair_end<false, false, kKeepWeights>(b, contact, e, dual_first, sys);
+  } else if (round) {
+    add_contact_pair_end<true, true, kKeepWeights>(b, contact, e, dual_first, sys);
+  } else {
+    add_contact_pair_end<false, true, kKeepWeights>(b, contact, e, dual_first, sys);
+  }
+}
+
 /// Pair ends the body found live, evaluated after its idle ones are told
 /// apart: the evaluations' prefetches then run ahead over pairs that are
 /// read, not over the idle ones that most of a pile's are.
 inline constexpr int kLiveEndBatch = 16;
 
-/// Evaluates `count` live pair ends of body i, whose sweep key is `key`, in
-/// their listed order (the sums are added in the order they would be without
-/// the batching).
+/// A live pair end of the body being solved: the end, and whether the body
+/// is the pair's first in the sweep (it then takes the pair's deferred dual
+/// update), told from the other body's sweep key while the list is read.
+struct LiveEnd {
+  int end = 0;
+  bool dual_first = false;
+};
+
+/// Whether body i, of sweep key `key` (>= 0), is its pair's first in the
+/// sweep, the other body's key being other_key (-1: static): first_pair_key
+/// == key, told without the pair's records.
+PABD_HD_ALWAYS_INLINE bool solved_first(int key, int other_key) {
+  return other_key < 0 || key <= other_key;
+}
+
+/// Evaluates `count` live pair ends of body i in their listed order (the
+/// sums are added in the order they would be without the batching).
+template <bool kKeepWeights>
 PABD_HD_ALWAYS_INLINE void add_live_pair_ends(const BodyArrays& b, const ContactArrays& contact,
-                                              const int* body_key, int key, bool fuse_dual,
-                                              bool keep_weights, const StepConstants& k,
-                                              const int* live, int count, AffineSystem& sys) {
+                                              const StepConstants& k, const LiveEnd* live,
+                                              int count, AffineSystem& sys) {
   for (int j = 0; j < count; ++j) {
     // Two pairs ahead: where its contacts are; one ahead: its contacts.
-    if (j + 2 < count) prefetch_pair_record(contact, live[j + 2] >> 1);
-    if (j + 1 < count) prefetch_contact_pair(contact, live[j + 1] >> 1);
-    const int e = live[j];
-    const int m = e >> 1;
-    const bool dual_first = fuse_dual && first_pair_key(body_key, contact, m) == key;
-    const bool round = contact.pair_round[m] != 0;
-    if (k.rigid_local) {
-      if (round)
-        add_contact_pair_end<true, false>(b, contact, e, dual_first, keep_weights, sys);
-      else
-        add_contact_pair_end<false, false>(b, contact, e, dual_first, keep_weights, sys);
-    } else if (round) {
-      add_contact_pair_end<true, true>(b, contact, e, dual_first, keep_weights, sys);
-    } else {
-      add_contact_pair_end<false, true>(b, contact, e, dual_first, keep_weights, sys);
-    }
+    if (j + 2 < count) prefetch_pair_record(contact, live[j + 2].end >> 1);
+    if (j + 1 < count) prefetch_contact_pair(contact, live[j + 1].end >> 1);
+    add_contact_pair_end_of_kind<kKeepWeights>(b, contact, live[j].end, live[j].dual_first,
+                                               k.rigid_local, sys);
   }
 }
 
@@ -116,41 +136,62 @@ PABD_HD_ALWAYS_INLINE void prefetch_body_ends(const ContactEnds& ends, int i) {
 /// Body i in a colored sweep with contacts (see the top of this file), or in
 /// a block order's (solver/block_order.h): body_key is Colouring::colour.
 /// `fuse_dual`: pairs take the previous iteration's deferred dual update when
-/// their first body is solved. `keep_weights`: the pair ends' weights are
+/// their first body is solved. kKeepWeights: the pair ends' weights are
 /// written to pair_weight for their only reader, the acceleration stage
-/// (acceleration.h); a sweep that does not accelerate leaves them alone.
+/// (acceleration.h); a sweep that does not accelerate neither writes them
+/// nor sums the other ends'.
+template <bool kKeepWeights>
 PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
                                 const ContactArrays& contact, const ContactEnds& ends,
-                                const int* body_key, bool fuse_dual, bool keep_weights, int i,
+                                const int* body_key, bool fuse_dual, int i,
                                 const StepConstants& k) {
   if (b.is_static[i]) return;
   const int key = body_key[i];
   AffineSystem sys = body_bond_system(b, bonds, i, k);
-  int live[kLiveEndBatch];
+  LiveEnd live[kLiveEndBatch];
   int live_count = 0;
   for (int e_at = ends.begin[i]; e_at < ends.begin[i + 1]; ++e_at) {
-    // The list's bound records name their ends: the index is not read beside them.
-    const int e = ends.bound ? ends.bound[e_at].end : ends.index[e_at];
-    // A quiet pair told idle from the body's own list (most of a pile's:
-    // speculative side, edge and corner neighbours) costs its weights' zeros.
-    // Telling it first changes nothing the live ones read: only this body
-    // evaluates its pairs while its colour is solved, each pair once.
-    if (ends.bound && end_surely_idle(b, contact, i, ends.bound[e_at])) {
-      if (keep_weights) {
-        contact.pair_weight[e] = 0;
-        contact.pair_weight[e ^ 1] = 0;
+    LiveEnd end;
+    if (ends.bound) {
+      // The list's bound records name their ends and the pairs' other
+      // bodies: neither the index nor the pair's records are read beside them.
+      const EndIdleBound& r = ends.bound[e_at];
+      end.end = r.end;
+      // A quiet pair told idle from the body's own list (most of a pile's:
+      // speculative side, edge and corner neighbours) costs its weights'
+      // zeros. Telling it first changes nothing the live ones read: only
+      // this body evaluates its pairs while its colour is solved, each pair once.
+      if (end_surely_idle(b, contact, i, r)) {
+        if (kKeepWeights) {
+          contact.pair_weight[end.end] = 0;
+          contact.pair_weight[end.end ^ 1] = 0;
+        }
+        continue;
       }
-      continue;
+      end.dual_first = fuse_dual && solved_first(key, body_key[r.other]);
+    } else {
+      end.end = ends.index[e_at];
+      end.dual_first = fuse_dual && first_pair_key(body_key, contact, end.end >> 1) == key;
     }
     if (live_count == kLiveEndBatch) {
-      add_live_pair_ends(b, contact, body_key, key, fuse_dual, keep_weights, k, live, live_count,
-                         sys);
+      add_live_pair_ends<kKeepWeights>(b, contact, k, live, live_count, sys);
       live_count = 0;
     }
-    live[live_count++] = e;
+    live[live_count++] = end;
   }
-  add_live_pair_ends(b, contact, body_key, key, fuse_dual, keep_weights, k, live, live_count, sys);
+  add_live_pair_ends<kKeepWeights>(b, contact, k, live, live_count, sys);
   body_local_step(b, i, sys, k);
+}
+
+/// colour_body_kernel with the weights kept or not, chosen at run time.
+PABD_HD_ALWAYS_INLINE void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
+                                              const ContactArrays& contact, const ContactEnds& ends,
+                                              const int* body_key, bool fuse_dual,
+                                              bool keep_weights, int i, const StepConstants& k) {
+  if (keep_weights)
+    colour_body_kernel<true>(b, bonds, contact, ends, body_key, fuse_dual, i, k);
+  else
+    colour_body_kernel<false>(b, bonds, contact, ends, body_key, fuse_dual, i, k);
 }
 
 }  // namespace pabd
