@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -73,6 +74,7 @@ struct Contacts {
   std::vector<Real> friction, penalty, normal_penalty, gap_offset, start_gap, anchor_reach;
   std::vector<std::uint8_t> sticking;
   std::vector<Real> end_weight, end_scale;
+  std::vector<ContactRecord> record;  // written by contact_prepare_kernel
   std::vector<int> pair_begin, pair_end, pair_body;
   std::vector<std::uint8_t> pair_round;
   std::vector<PairIdleBound> pair_bound;
@@ -96,7 +98,8 @@ struct Contacts {
         anchor_reach(count, 0),
         sticking(count, 0),
         end_weight(2 * count),
-        end_scale(2 * count) {}
+        end_scale(2 * count),
+        record(count) {}
 
   /// Groups contacts [first[m], first[m+1]) into pairs; all between the same bodies.
   void set_pairs(const std::vector<int>& first) {
@@ -133,6 +136,7 @@ struct Contacts {
     c.lambda = lambda.data();
     c.sticking = sticking.data();
     c.end_weight = end_weight.data();
+    c.record = record.data();
     c.end_scale = end_scale.data();
     c.pair_count = static_cast<int>(pair_begin.size());
     c.pair_begin = pair_begin.data();
@@ -306,6 +310,51 @@ void five_contacts(std::mt19937& rng, bool round, Bodies& bodies, Contacts& c) {
     bodies.turn(i, start[i], normalized(random_rotation(rng, 0.005) * start[i]));
   }
   for (int i = 0; i < 2; ++i) bodies.set_motion(i);
+}
+
+// The iterations read a contact's constants from its record
+// (ContactRecord), written by contact_prepare_kernel: each field must hold
+// the bits of the array it copies, or the packed evaluation would drift from
+// what the arrays say (the dual update and the energy read the arrays).
+TEST(ContactPairs, RecordHoldsTheBitsOfItsArrays) {
+  std::mt19937 rng(13);
+  const auto same = [](Real a, Real b) { return std::memcmp(&a, &b, sizeof(Real)) == 0; };
+  const auto same3 = [](Vec3 a, Vec3 b) { return std::memcmp(&a, &b, sizeof(Vec3)) == 0; };
+  for (const bool round : {false, true}) {
+    Bodies bodies(2);
+    bodies.is_static[1] = round ? 1 : 0;  // a static end: weight and scale 0
+    Contacts c(5);
+    five_contacts(rng, round, bodies, c);
+    const ContactArrays view = c.view();
+    for (int k = 0; k < 5; ++k) {
+      c.start_gap[k] = 0.01 * (k + 1);
+      c.anchor_reach[k] = 0.5 + 0.1 * k;
+      c.gap_offset[k] = -0.001 * k;
+      c.friction[k] = 0.3 + 0.1 * k;
+      contact_prepare_kernel(bodies.view(), view, k, HardBondSettings{}, 1e-4);
+    }
+    for (int k = 0; k < 5; ++k) {
+      const ContactRecord& r = c.record[k];
+      EXPECT_TRUE(same3(r.normal, c.normal[k]));
+      EXPECT_TRUE(same(r.start_gap, c.start_gap[k]));
+      EXPECT_TRUE(same(r.anchor_reach, c.anchor_reach[k]));
+      EXPECT_TRUE(same(r.gap_offset, c.gap_offset[k]));
+      EXPECT_TRUE(same3(r.a_core, c.slot_local[kContactSlots * k]));
+      EXPECT_TRUE(same3(r.b_core, c.slot_local[kContactSlots * k + 2]));
+      EXPECT_TRUE(same(r.normal_penalty, c.normal_penalty[k]));
+      EXPECT_TRUE(same(r.penalty, c.penalty[k]));
+      EXPECT_TRUE(same(r.friction, c.friction[k]));
+      for (int side = 0; side < 2; ++side) {
+        EXPECT_TRUE(same(r.end_weight[side], c.end_weight[2 * k + side]));
+        EXPECT_TRUE(same(r.end_scale[side], c.end_scale[2 * k + side]));
+      }
+      // Teeth: the fields differ from contact to contact, and the end
+      // scales are not all zero, so a record copied from the wrong contact
+      // or the wrong end would fail above.
+      EXPECT_GT(r.end_weight[0], 0);
+      EXPECT_EQ(r.end_weight[1] > 0, !round);
+    }
+  }
 }
 
 TEST(ContactPairs, PairSumsEqualTheSumOfTheirContacts) {

@@ -276,6 +276,7 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   out.sticking = at_least(cur_.sticking, nc);
   at_least(cur_.end_weight, 2LL * nc);
   at_least(cur_.end_scale, 2LL * nc);
+  at_least(record_, nc);
   const ContactBodyModel model{in.mass, in.friction, in.restitution};
   const Real h2 = in.aabb.dt * in.aabb.dt;
   const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
@@ -449,6 +450,7 @@ ContactArrays ContactDetector::arrays() {
   c.sticking = cur_.sticking.data();
   c.end_weight = cur_.end_weight.data();
   c.end_scale = cur_.end_scale.data();
+  c.record = record_.data();
   c.pair_count = pair_count_;
   c.pair_begin = pair_begin_.data();
   c.pair_end = pair_end_.data();

@@ -167,6 +167,9 @@ class ContactDetector {
   ScratchArray<int> point_count_;         ///< per candidate: its manifolds' points
   ScratchArray<int> near_;                ///< per candidate: 1 = its contacts go first (near ones)
   ScratchArray<int> previous_candidate_;  ///< per candidate: its match in the previous step, or -1
+  /// Per contact: its constants packed for the iterations (ContactRecord),
+  /// written by contact_prepare_kernel; rebuilt every step, never carried.
+  ScratchArray<ContactRecord> record_;
   // Pairs joined by a bond, and the bond ends they were found from.
   std::vector<std::uint64_t> joined_;
   std::vector<int> joined_from_;

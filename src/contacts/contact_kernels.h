@@ -63,7 +63,8 @@ PABD_HD_ALWAYS_INLINE PairMotion pair_motion(const BodyArrays& bodies, int a, in
   return PairMotion{mb.translation - ma.translation, ma.turn + mb.turn};
 }
 
-/// True when contact k is idle (contact_idle) at the current iterate, known
+/// True when a contact (multiplier lambda, normal n, start gap and anchor
+/// reach as stored) is idle (contact_idle) at the current iterate, known
 /// without its anchors: lambda = 0 and the gap is still positive. With
 /// y = A x + c, the gap moved by n . (dc_b - dc_a) + n . (dA_b x_b - dA_a x_a)
 /// since the start of the step, and |dA x| <= |dA|_F |x|, so
@@ -71,12 +72,22 @@ PABD_HD_ALWAYS_INLINE PairMotion pair_motion(const BodyArrays& bodies, int a, in
 /// move together (a resting pile's boxes falling by h^2 g in the prediction)
 /// keep their speculative contacts, a box's edge and corner neighbours 1 mm
 /// away, skipped. The skip changes no result: such a contact is idle either way.
+PABD_HD_ALWAYS_INLINE bool contact_surely_idle(Vec3 lambda, Vec3 normal, Real start_gap,
+                                               Real anchor_reach, const PairMotion& motion) {
+  return lambda.x == 0 && lambda.y == 0 && lambda.z == 0 &&
+         start_gap + dot(normal, motion.translation) - motion.turn * anchor_reach > kIdleBoundSlack;
+}
+
+/// The same for contact k, from its arrays.
 PABD_HD_ALWAYS_INLINE bool contact_surely_idle(const ContactArrays& c, int k,
                                                const PairMotion& motion) {
-  const Vec3 l = c.lambda[k];
-  return l.x == 0 && l.y == 0 && l.z == 0 &&
-         c.start_gap[k] + dot(c.normal[k], motion.translation) - motion.turn * c.anchor_reach[k] >
-             kIdleBoundSlack;
+  return contact_surely_idle(c.lambda[k], c.normal[k], c.start_gap[k], c.anchor_reach[k], motion);
+}
+
+/// The same for contact k, from its record (ContactRecord).
+PABD_HD_ALWAYS_INLINE bool contact_surely_idle(const ContactRecord& r, Vec3 lambda,
+                                               const PairMotion& motion) {
+  return contact_surely_idle(lambda, r.normal, r.start_gap, r.anchor_reach, motion);
 }
 
 /// Pair m's quiet flag from its contacts: 1 when each has lambda = 0 and
@@ -171,12 +182,18 @@ PABD_HD void contact_prepare_kernel(const BodyArrays& bodies, const ContactArray
   c.end_weight[2 * k + 1] = e.weight_b;
   c.end_scale[2 * k] = e.scale_a;
   c.end_scale[2 * k + 1] = e.scale_b;
-}
-
-/// Contact k's end scales (contact_prepare_kernel).
-PABD_HD_ALWAYS_INLINE ContactEndScales contact_end_scales(const ContactArrays& c, int k) {
-  return ContactEndScales{c.end_weight[2 * k], c.end_weight[2 * k + 1], c.end_scale[2 * k],
-                          c.end_scale[2 * k + 1]};
+  const Vec3* x = c.slot_local + kContactSlots * k;
+  c.record[k] = ContactRecord{c.normal[k],
+                              c.start_gap[k],
+                              c.anchor_reach[k],
+                              c.gap_offset[k],
+                              x[0],
+                              x[2],
+                              c.normal_penalty[k],
+                              c.penalty[k],
+                              c.friction[k],
+                              {e.weight_a, e.weight_b},
+                              {e.scale_a, e.scale_b}};
 }
 
 /// Adds slot anchor x of weight w and pull w * target to an end's sums
@@ -190,41 +207,38 @@ PABD_HD_ALWAYS_INLINE void add_contact_slot(BondEndSums& sums, Mat3& second_mome
 
 /// Adds one end of a pushing contact to its pair end's sums: the end pulled
 /// with weight w by `correction` (its share of C', signed for its side;
-/// contact_bond.h), all of it at the core anchor (local x[0], world `core`),
+/// contact_bond.h), all of it at the core anchor (local x_core, world `core`),
 /// or, for a round end, the normal part at the core and the tangential part at
-/// the surface anchor (x[1], `surface`).
+/// the surface anchor (local *x_surface, world `surface`; read only then).
 template <bool kSecondMoment>
-PABD_HD_ALWAYS_INLINE void add_contact_end(BondEndSums& sums, Mat3& second_moment, const Vec3* x,
-                                           Vec3 core, Vec3 surface, bool round, Vec3 correction,
-                                           Vec3 n, Real w) {
+PABD_HD_ALWAYS_INLINE void add_contact_end(BondEndSums& sums, Mat3& second_moment, Vec3 x_core,
+                                           const Vec3* x_surface, Vec3 core, Vec3 surface,
+                                           bool round, Vec3 correction, Vec3 n, Real w) {
   if (!round) {
-    add_contact_slot<kSecondMoment>(sums, second_moment, w, x[0], core + correction);
+    add_contact_slot<kSecondMoment>(sums, second_moment, w, x_core, core + correction);
     return;
   }
   const Vec3 normal_part = dot(correction, n) * n;
-  add_contact_slot<kSecondMoment>(sums, second_moment, w, x[0], core + normal_part);
-  add_contact_slot<kSecondMoment>(sums, second_moment, w, x[1],
+  add_contact_slot<kSecondMoment>(sums, second_moment, w, x_core, core + normal_part);
+  add_contact_slot<kSecondMoment>(sums, second_moment, w, *x_surface,
                                   surface + (correction - normal_part));
 }
 
 /// Asks the cache for what evaluating contact pair m reads first: its first
-/// contact's fields, one array each (a host hint; nothing on the device).
+/// contact's record, multiplier and sticking flag (a host hint; nothing on
+/// the device).
 /// A colored sweep reaches half of a body's pairs out of order (those
 /// listed under the other body), and the reads stalled on each (perf).
 PABD_HD_ALWAYS_INLINE void prefetch_contact_pair(const ContactArrays& c, int m) {
 #ifndef __CUDA_ARCH__
   const int k = c.pair_begin[m];
   __builtin_prefetch(c.lambda + k);
-  __builtin_prefetch(c.start_gap + k);
-  __builtin_prefetch(c.normal + k);
-  __builtin_prefetch(c.anchor_reach + k);
-  __builtin_prefetch(c.slot_local + kContactSlots * k);
-  __builtin_prefetch(c.gap_offset + k);
-  __builtin_prefetch(c.normal_penalty + k);
-  __builtin_prefetch(c.penalty + k);
-  __builtin_prefetch(c.friction + k);
-  __builtin_prefetch(c.end_weight + 2 * k);
-  __builtin_prefetch(c.end_scale + 2 * k);
+  __builtin_prefetch(c.sticking + k);
+  // The first record's lines (152 bytes: three at most).
+  const char* record = reinterpret_cast<const char*>(c.record + k);
+  __builtin_prefetch(record);
+  __builtin_prefetch(record + 64);
+  __builtin_prefetch(record + sizeof(ContactRecord) - 1);
 #else
   (void)c;
   (void)m;
@@ -252,17 +266,18 @@ PABD_HD_ALWAYS_INLINE void prefetch_pair_record(const ContactArrays& c, int m) {
 /// unless both end at 0: the pair's quiet flag, formed on the way). Not
 /// pushing (nothing to add) when the contact is idle, lets go or would pull.
 PABD_HD_ALWAYS_INLINE ConeForce contact_iterate_force(const ContactArrays& c, int k,
+                                                      const ContactRecord& r,
                                                       const ContactPoints& p, bool dual_first,
                                                       bool& quiet) {
-  const Vec3 n = c.normal[k];
+  const Vec3 n = r.normal;
   Vec3 lambda = c.lambda[k];
   // An idle contact stays idle through its dual update and pulls nothing.
   if (contact_idle(p, n, lambda)) {
     if (dual_first) c.sticking[k] = 0;
     return ConeForce{};
   }
-  const Real mu = c.friction[k];
-  const Vec3 force = contact_penalty_force(contact_penalty(c, k), p, n);
+  const Real mu = r.friction;
+  const Vec3 force = contact_penalty_force(ContactPenalty{r.normal_penalty, r.penalty}, p, n);
   if (dual_first) {
     contact_dual_update(force, n, mu, lambda, c.sticking[k]);
     c.lambda[k] = lambda;
@@ -284,21 +299,27 @@ PABD_HD_ALWAYS_INLINE int first_live_contact(const BodyArrays& bodies, const Con
   const int last = c.pair_end[m];
   if (pair_surely_idle(c, m, motion)) return last;
   int k = c.pair_begin[m];
-  for (; k < last && contact_surely_idle(c, k, motion); ++k)
+  for (; k < last && contact_surely_idle(c.record[k], c.lambda[k], motion); ++k)
     if (dual_first) c.sticking[k] = 0;
   return k;
 }
 
-/// Contact pair m's anchors for contact k; non-round pairs (!kRound) skip
-/// the radii and surface anchors.
+/// Contact pair m's anchors for contact k, whose record is r; non-round
+/// pairs (!kRound) skip the radii and surface anchors.
 template <bool kRound>
 PABD_HD_ALWAYS_INLINE ContactPoints pair_contact_points(const ShapePose& pa, const ShapePose& pb,
-                                                        const ContactArrays& c, int k) {
-  if (kRound) return contact_points(pa, pb, c, k);
+                                                        const ContactArrays& c, int k,
+                                                        const ContactRecord& r) {
+  const Vec3 a_core = to_world(pa, r.a_core);
+  const Vec3 b_core = to_world(pb, r.b_core);
+  if (!kRound) return ContactPoints{a_core, a_core, b_core, b_core, Real(0), Real(0), r.gap_offset};
+  // As contact_points: a non-round end's surface anchor is its core anchor.
   const Vec3* x = c.slot_local + kContactSlots * k;
-  const Vec3 a_core = to_world(pa, x[0]);
-  const Vec3 b_core = to_world(pb, x[2]);
-  return ContactPoints{a_core, a_core, b_core, b_core, Real(0), Real(0), c.gap_offset[k]};
+  const Real radius_a = c.end_radius[2 * k], radius_b = c.end_radius[2 * k + 1];
+  return ContactPoints{a_core,      radius_a > 0 ? to_world(pa, x[1]) : a_core,
+                       b_core,      radius_b > 0 ? to_world(pb, x[3]) : b_core,
+                       radius_a,    radius_b,
+                       r.gap_offset};
 }
 
 /// contact_pair_weights_kernel for one kind of pair: kRound when either end
@@ -326,18 +347,18 @@ PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays&
   // the bounds could skip, and testing each cost more than it saved
   // (ball_into_stack: 7% slower per step).
   for (; k < last; ++k) {
-    const ContactPoints p = pair_contact_points<kRound>(pa, pb, c, k);
-    const ConeForce f = contact_iterate_force(c, k, p, dual_first, quiet);
+    const ContactRecord& r = c.record[k];
+    const ContactPoints p = pair_contact_points<kRound>(pa, pb, c, k, r);
+    const ConeForce f = contact_iterate_force(c, k, r, p, dual_first, quiet);
     if (!f.pushing) continue;
-    const Vec3 n = c.normal[k];
-    const ContactEndScales e = contact_end_scales(c, k);
-    const Vec3* x = c.slot_local + kContactSlots * k;
-    if (e.weight_a > 0)
-      add_contact_end<kSecondMoment>(sa, da, x, p.a_core, p.a_surface, p.radius_a > 0,
-                                     (-e.scale_a) * f.force, n, e.weight_a);
-    if (e.weight_b > 0)
-      add_contact_end<kSecondMoment>(sb, db, x + 2, p.b_core, p.b_surface, p.radius_b > 0,
-                                     e.scale_b * f.force, n, e.weight_b);
+    const Vec3 n = r.normal;
+    const Vec3* x = c.slot_local + kContactSlots * k;  // surface anchors: read when round
+    if (r.end_weight[0] > 0)
+      add_contact_end<kSecondMoment>(sa, da, r.a_core, x + 1, p.a_core, p.a_surface, p.radius_a > 0,
+                                     (-r.end_scale[0]) * f.force, n, r.end_weight[0]);
+    if (r.end_weight[1] > 0)
+      add_contact_end<kSecondMoment>(sb, db, r.b_core, x + 3, p.b_core, p.b_surface, p.radius_b > 0,
+                                     r.end_scale[1] * f.force, n, r.end_weight[1]);
   }
   if (dual_first) c.pair_quiet[m] = quiet ? 1 : 0;
   c.pair_weight[2 * m] = sa.weight;
@@ -372,18 +393,20 @@ PABD_HD_ALWAYS_INLINE void contact_pair_end_sums(const BodyArrays& bodies, const
   const Real sign = side ? Real(1) : Real(-1);  // B takes +F, A -F
   bool quiet = true;                            // the contacts skipped as surely idle are
   for (; k < last; ++k) {
-    const ContactPoints p = pair_contact_points<kRound>(pa, pb, c, k);
-    const ConeForce f = contact_iterate_force(c, k, p, dual_first, quiet);
+    const ContactRecord& r = c.record[k];
+    const ContactPoints p = pair_contact_points<kRound>(pa, pb, c, k, r);
+    const ConeForce f = contact_iterate_force(c, k, r, p, dual_first, quiet);
     if (!f.pushing) continue;
-    const Real weight = c.end_weight[2 * k + side];
+    const Real weight = r.end_weight[side];
     if (weight > 0) {
-      const Vec3* x = c.slot_local + kContactSlots * k + 2 * side;
+      // The surface anchor, read only for a round end.
+      const Vec3* x_surface = c.slot_local + kContactSlots * k + 2 * side + 1;
       const bool round = side ? p.radius_b > 0 : p.radius_a > 0;
-      add_contact_end<kSecondMoment>(
-          sums, second_moment, x, side ? p.b_core : p.a_core, side ? p.b_surface : p.a_surface,
-          round, (sign * c.end_scale[2 * k + side]) * f.force, c.normal[k], weight);
+      add_contact_end<kSecondMoment>(sums, second_moment, side ? r.b_core : r.a_core, x_surface,
+                                     side ? p.b_core : p.a_core, side ? p.b_surface : p.a_surface,
+                                     round, (sign * r.end_scale[side]) * f.force, r.normal, weight);
     }
-    const Real other = kOtherWeight ? c.end_weight[2 * k + (side ^ 1)] : Real(0);
+    const Real other = kOtherWeight ? r.end_weight[side ^ 1] : Real(0);
     if (kOtherWeight && other > 0) {
       other_weight += other;
       if (side ? p.radius_a > 0 : p.radius_b > 0) other_weight += other;  // its second slot

@@ -102,6 +102,7 @@ struct Data {
   std::vector<Real> friction, penalty, normal_penalty, gap_offset, start_gap, anchor_reach;
   std::vector<std::uint8_t> sticking;
   std::vector<Real> end_weight, end_scale;
+  std::vector<ContactRecord> record;
   std::vector<int> pair_begin, pair_end, pair_body;
   std::vector<std::uint8_t> pair_round;
   std::vector<PairIdleBound> pair_bound;
@@ -214,6 +215,7 @@ Data make_data(unsigned seed, int bodies, int pairs) {
   const int nc = static_cast<int>(d.normal.size()), np = pairs;
   d.end_weight.assign(2 * nc, 0);
   d.end_scale.assign(2 * nc, 0);
+  d.record.assign(nc, ContactRecord{});
   d.pair_bound.assign(np, PairIdleBound{});
   d.pair_quiet.assign(np, 0);
   d.sums.assign(2 * np, BondEndSums{});
@@ -267,6 +269,7 @@ void make_views(Data& d, At&& at, BodyArrays& b, ContactArrays& c, ContactEnds& 
   c.sticking = at(d.sticking);
   c.end_weight = at(d.end_weight);
   c.end_scale = at(d.end_scale);
+  c.record = at(d.record);
   c.pair_count = static_cast<int>(d.pair_begin.size());
   c.pair_begin = at(d.pair_begin);
   c.pair_end = at(d.pair_end);
@@ -375,6 +378,7 @@ int check(unsigned seed, bool paper_step) {
   int bad = 0;
   bad += compare("end_weight", cpu.end_weight, device.back(gpu_in.end_weight));
   bad += compare("end_scale", cpu.end_scale, device.back(gpu_in.end_scale));
+  bad += compare("record", cpu.record, device.back(gpu_in.record));
   bad += compare("lambda", cpu.lambda, device.back(gpu_in.lambda));
   bad += compare("sticking", cpu.sticking, device.back(gpu_in.sticking));
   bad += compare("pair_weight", cpu.weight, device.back(gpu_in.weight));

@@ -56,6 +56,28 @@ struct PairIdleBound {
   Real reach = 0;      ///< max over the pair's contacts of anchor_reach [m]
 };
 
+/// One contact's constants of the step, packed for the iterations: what
+/// evaluating the contact reads besides its multiplier and sticking flag
+/// (and, for a round end, its radii and surface anchors), copied from the
+/// arrays below by contact_prepare_kernel once the step's penalties are
+/// final. Why: a pair's four contacts spread over eleven arrays took some 20
+/// cache lines per evaluation, here 10; in a pile that outgrows the cache
+/// (pile_50's 3 million contacts) each was a miss, twice per iteration.
+/// Ordered as an evaluation reads it: the idle test's fields first.
+struct ContactRecord {
+  Vec3 normal;                  ///< ContactArrays::normal
+  Real start_gap = 0;           ///< ContactArrays::start_gap [m]
+  Real anchor_reach = 0;        ///< ContactArrays::anchor_reach [m]
+  Real gap_offset = 0;          ///< ContactArrays::gap_offset [m]
+  Vec3 a_core;                  ///< A's core anchor, slot 4k (body frame) [m]
+  Vec3 b_core;                  ///< B's core anchor, slot 4k + 2 [m]
+  Real normal_penalty = 0;      ///< ContactArrays::normal_penalty [N/m]
+  Real penalty = 0;             ///< ContactArrays::penalty [N/m]
+  Real friction = 0;            ///< ContactArrays::friction
+  Real end_weight[2] = {0, 0};  ///< ContactArrays::end_weight of ends A, B
+  Real end_scale[2] = {0, 0};   ///< ContactArrays::end_scale of ends A, B
+};
+
 struct ContactArrays {
   int count = 0;  ///< number of contacts this step
 
@@ -101,6 +123,9 @@ struct ContactArrays {
   // both 0 for a static end.
   Real* end_weight = nullptr;
   Real* end_scale = nullptr;
+  /// Per contact: its ContactRecord, written with the end scales; the
+  /// iterations' pair evaluations read it (contacts/contact_kernels.h).
+  ContactRecord* record = nullptr;
 
   // Pairs: the contacts of one body pair, contiguous (see the top of this file).
   int pair_count = 0;
