@@ -78,6 +78,7 @@ struct Contacts {
   std::vector<int> pair_begin, pair_end, pair_body;
   std::vector<std::uint8_t> pair_round;
   std::vector<PairIdleBound> pair_bound;
+  std::vector<PairRecord> pair_record;   // written by contact_pair_prepare_kernel
   std::vector<std::uint8_t> pair_quiet;  // 0 (never told idle as a pair) unless prepared
   std::vector<BondEndSums> sums;
   std::vector<Real> weight;
@@ -109,6 +110,7 @@ struct Contacts {
     pair_body.resize(2 * pairs);
     pair_round.clear();
     pair_bound.assign(pairs, PairIdleBound{});
+    pair_record.assign(pairs, PairRecord{});
     pair_quiet.assign(pairs, 0);
     for (int m = 0; m < pairs; ++m) {
       pair_body[2 * m] = end_body[2 * first[m]];
@@ -144,6 +146,7 @@ struct Contacts {
     c.pair_body = pair_body.data();
     c.pair_round = pair_round.data();
     c.pair_bound = pair_bound.data();
+    c.pair_record = pair_record.data();
     c.pair_quiet = pair_quiet.data();
     c.pair_sums = sums.data();
     c.pair_weight = weight.data();
@@ -382,6 +385,7 @@ TEST(ContactPairs, PairSumsEqualTheSumOfTheirContacts) {
     Mat3 da, db;
     int pushing = 0;
     for (int m = 0; m < n; ++m) {
+      contact_pair_prepare_kernel(single, m);
       contact_pair_weights_kernel(b, single, m, false, true);
       for (int side = 0; side < 2; ++side) {
         const BondEndSums& e = c.sums[2 * m + side];

@@ -189,6 +189,7 @@ class ContactDetector {
   ScratchArray<int> pair_body_;             ///< per pair end
   ScratchArray<std::uint8_t> pair_round_;   ///< per pair
   ScratchArray<PairIdleBound> pair_bound_;  ///< per pair
+  ScratchArray<PairRecord> pair_record_;    ///< per pair (PairRecord)
   ScratchArray<std::uint8_t> pair_quiet_;   ///< per pair
   ScratchArray<BondEndSums> pair_sums_;     ///< per pair end
   ScratchArray<Real> pair_weight_;          ///< per pair end

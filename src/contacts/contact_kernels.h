@@ -102,7 +102,7 @@ PABD_HD_ALWAYS_INLINE void contact_pair_quiet_kernel(const ContactArrays& c, int
 }
 
 /// Start of a step, after the contacts' warm start: pair m's idle bound
-/// (PairIdleBound) and quiet flag.
+/// (PairIdleBound), record (PairRecord) and quiet flag.
 PABD_HD void contact_pair_prepare_kernel(const ContactArrays& c, int m) {
   const int first = c.pair_begin[m];
   PairIdleBound bound{c.start_gap[first], c.anchor_reach[first]};
@@ -111,6 +111,8 @@ PABD_HD void contact_pair_prepare_kernel(const ContactArrays& c, int m) {
     bound.reach = c.anchor_reach[k] > bound.reach ? c.anchor_reach[k] : bound.reach;
   }
   c.pair_bound[m] = bound;
+  c.pair_record[m] =
+      PairRecord{first, c.pair_end[m], {c.pair_body[2 * m], c.pair_body[2 * m + 1]}, bound};
   contact_pair_quiet_kernel(c, m);
 }
 
@@ -151,6 +153,12 @@ PABD_HD_ALWAYS_INLINE bool bound_says_idle(const PairIdleBound& b, const PairMot
 PABD_HD_ALWAYS_INLINE bool pair_surely_idle(const ContactArrays& c, int m,
                                             const PairMotion& motion) {
   return c.pair_quiet[m] && bound_says_idle(c.pair_bound[m], motion);
+}
+
+/// The same for quiet pair m of record r.
+PABD_HD_ALWAYS_INLINE bool pair_surely_idle(const ContactArrays& c, int m, const PairRecord& r,
+                                            const PairMotion& motion) {
+  return c.pair_quiet[m] && bound_says_idle(r.bound, motion);
 }
 
 /// pair_surely_idle for the pair end that body i lists with bound r, from r
@@ -231,7 +239,7 @@ PABD_HD_ALWAYS_INLINE void add_contact_end(BondEndSums& sums, Mat3& second_momen
 /// listed under the other body), and the reads stalled on each (perf).
 PABD_HD_ALWAYS_INLINE void prefetch_contact_pair(const ContactArrays& c, int m) {
 #ifndef __CUDA_ARCH__
-  const int k = c.pair_begin[m];
+  const int k = c.pair_record[m].begin;
   __builtin_prefetch(c.lambda + k);
   __builtin_prefetch(c.sticking + k);
   // The first record's lines (152 bytes: three at most).
@@ -245,14 +253,11 @@ PABD_HD_ALWAYS_INLINE void prefetch_contact_pair(const ContactArrays& c, int m) 
 #endif
 }
 
-/// The same for pair m's own records: where its contacts are, and its bodies.
+/// The same for pair m's own records: its PairRecord, kind and quiet flag.
 PABD_HD_ALWAYS_INLINE void prefetch_pair_record(const ContactArrays& c, int m) {
 #ifndef __CUDA_ARCH__
-  __builtin_prefetch(c.pair_begin + m);
-  __builtin_prefetch(c.pair_end + m);
-  __builtin_prefetch(c.pair_body + 2 * m);
+  __builtin_prefetch(c.pair_record + m);
   __builtin_prefetch(c.pair_round + m);
-  __builtin_prefetch(c.pair_bound + m);
   __builtin_prefetch(c.pair_quiet + m);
 #else
   (void)c;
@@ -291,14 +296,14 @@ PABD_HD_ALWAYS_INLINE ConeForce contact_iterate_force(const ContactArrays& c, in
 /// that cannot push at all (pair_surely_idle), or leading contacts that
 /// cannot (contact_surely_idle), are skipped, often the whole pair (a pile's
 /// edge and corner neighbours), which then costs neither poses nor sums;
-/// pair_end[m] when all are. With dual_first they take their dual update
-/// (sticking = 0; a quiet pair's are 0 already).
+/// pair_end[m] when all are (r: the pair's PairRecord). With dual_first they
+/// take their dual update (sticking = 0; a quiet pair's are 0 already).
 PABD_HD_ALWAYS_INLINE int first_live_contact(const BodyArrays& bodies, const ContactArrays& c,
-                                             int m, bool dual_first) {
-  const PairMotion motion = pair_motion(bodies, c.pair_body[2 * m], c.pair_body[2 * m + 1]);
-  const int last = c.pair_end[m];
-  if (pair_surely_idle(c, m, motion)) return last;
-  int k = c.pair_begin[m];
+                                             int m, const PairRecord& r, bool dual_first) {
+  const PairMotion motion = pair_motion(bodies, r.body[0], r.body[1]);
+  const int last = r.end;
+  if (pair_surely_idle(c, m, r, motion)) return last;
+  int k = r.begin;
   for (; k < last && contact_surely_idle(c.record[k], c.lambda[k], motion); ++k)
     if (dual_first) c.sticking[k] = 0;
   return k;
@@ -330,16 +335,17 @@ PABD_HD_ALWAYS_INLINE ContactPoints pair_contact_points(const ShapePose& pa, con
 template <bool kRound, bool kSecondMoment>
 PABD_HD void contact_pair_weights(const BodyArrays& bodies, const ContactArrays& c, int m,
                                   bool dual_first) {
-  int k = first_live_contact(bodies, c, m, dual_first);
-  const int last = c.pair_end[m];
+  const PairRecord r_pair = c.pair_record[m];
+  int k = first_live_contact(bodies, c, m, r_pair, dual_first);
+  const int last = r_pair.end;
   if (k == last) {
     if (dual_first) c.pair_quiet[m] = 1;  // every lambda and sticking is 0
     c.pair_weight[2 * m] = 0;             // the gather reads nothing else of an end of weight 0
     c.pair_weight[2 * m + 1] = 0;
     return;
   }
-  const ShapePose pa = body_pose(bodies, c.pair_body[2 * m]);
-  const ShapePose pb = body_pose(bodies, c.pair_body[2 * m + 1]);
+  const ShapePose pa = body_pose(bodies, r_pair.body[0]);
+  const ShapePose pb = body_pose(bodies, r_pair.body[1]);
   BondEndSums sa, sb;
   Mat3 da, db;
   bool quiet = true;  // the contacts skipped as surely idle are
@@ -382,14 +388,15 @@ PABD_HD_ALWAYS_INLINE void contact_pair_end_sums(const BodyArrays& bodies, const
                                                  int m, int side, bool dual_first,
                                                  BondEndSums& sums, Mat3& second_moment,
                                                  Real& other_weight) {
-  int k = first_live_contact(bodies, c, m, dual_first);
-  const int last = c.pair_end[m];
+  const PairRecord r_pair = c.pair_record[m];
+  int k = first_live_contact(bodies, c, m, r_pair, dual_first);
+  const int last = r_pair.end;
   if (k == last) {
     if (dual_first) c.pair_quiet[m] = 1;  // every lambda and sticking is 0
     return;
   }
-  const ShapePose pa = body_pose(bodies, c.pair_body[2 * m]);
-  const ShapePose pb = body_pose(bodies, c.pair_body[2 * m + 1]);
+  const ShapePose pa = body_pose(bodies, r_pair.body[0]);
+  const ShapePose pb = body_pose(bodies, r_pair.body[1]);
   const Real sign = side ? Real(1) : Real(-1);  // B takes +F, A -F
   bool quiet = true;                            // the contacts skipped as surely idle are
   for (; k < last; ++k) {

@@ -78,6 +78,18 @@ struct ContactRecord {
   Real end_scale[2] = {0, 0};   ///< ContactArrays::end_scale of ends A, B
 };
 
+/// One pair's record for the iterations: where its contacts are, its two
+/// bodies and its idle bound, copied from the pair arrays below by
+/// contact_pair_prepare_kernel. An evaluation reads them first, all
+/// together, and as four arrays they were four misses per live pair in a
+/// pile that outgrows the cache; here one line.
+struct alignas(32) PairRecord {
+  int begin = 0;         ///< ContactArrays::pair_begin
+  int end = 0;           ///< ContactArrays::pair_end
+  int body[2] = {0, 0};  ///< ContactArrays::pair_body of ends A, B
+  PairIdleBound bound;   ///< ContactArrays::pair_bound
+};
+
 struct ContactArrays {
   int count = 0;  ///< number of contacts this step
 
@@ -137,6 +149,8 @@ struct ContactArrays {
   const std::uint8_t* pair_round = nullptr;
   /// Per pair: its idle bound (contact_pair_prepare_kernel).
   PairIdleBound* pair_bound = nullptr;
+  /// Per pair: its PairRecord, written with its bound.
+  PairRecord* pair_record = nullptr;
   /// Per pair: 1 while each of its contacts has lambda = 0 and sticking = 0,
   /// kept by the evaluations that update them (contact_kernels.h).
   std::uint8_t* pair_quiet = nullptr;
