@@ -11,6 +11,7 @@
 
 #include "contacts/contact_kernels.h"
 #include "math/so3.h"
+#include "solver/colour_body_kernel.h"
 
 namespace pabd {
 namespace {
@@ -642,6 +643,33 @@ TEST(ContactPairs, EndRecordSkipsOnlyWhatThePairBoundSkips) {
   // a micrometre, and the records still keep most skips; a pile's speculative
   // pairs, a millimetre and more from it, keep all (the golden runs' bits).
   EXPECT_GT(end_skips, pair_skips / 2);
+}
+
+// A colored sweep tells which body of a live pair takes its deferred dual
+// update from the other body's sweep key alone (solved_first); it must agree
+// with the pair's first key (first_pair_key) for every pair of keys, a static
+// body's -1 included, and for either end.
+TEST(ContactPairs, SolvedFirstAgreesWithThePairsFirstKey) {
+  const int pair_body[2] = {0, 1};
+  ContactArrays c;
+  c.pair_body = pair_body;
+  int agreed = 0, first = 0;
+  for (int key_a = -1; key_a < 5; ++key_a) {
+    for (int key_b = -1; key_b < 5; ++key_b) {
+      const int body_key[2] = {key_a, key_b};
+      for (int side = 0; side < 2; ++side) {
+        const int key = body_key[side], other = body_key[side ^ 1];
+        if (key < 0) continue;  // a static body is never solved
+        const bool by_pair = first_pair_key(body_key, c, 0) == key;
+        EXPECT_EQ(solved_first(key, other), by_pair) << "keys " << key_a << ", " << key_b;
+        ++agreed;
+        first += by_pair ? 1 : 0;
+      }
+    }
+  }
+  // Teeth: both answers occur.
+  EXPECT_GT(first, 0);
+  EXPECT_LT(first, agreed);
 }
 
 }  // namespace
