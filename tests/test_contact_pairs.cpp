@@ -78,7 +78,6 @@ struct Contacts {
   std::vector<ContactRecord> record;  // written by contact_prepare_kernel
   std::vector<int> pair_begin, pair_end, pair_body;
   std::vector<std::uint8_t> pair_round;
-  std::vector<PairIdleBound> pair_bound;
   std::vector<PairRecord> pair_record;   // written by contact_pair_prepare_kernel
   std::vector<std::uint8_t> pair_quiet;  // 0 (never told idle as a pair) unless prepared
   std::vector<BondEndSums> sums;
@@ -110,7 +109,6 @@ struct Contacts {
     pair_end.assign(first.begin() + 1, first.end());
     pair_body.resize(2 * pairs);
     pair_round.clear();
-    pair_bound.assign(pairs, PairIdleBound{});
     pair_record.assign(pairs, PairRecord{});
     pair_quiet.assign(pairs, 0);
     for (int m = 0; m < pairs; ++m) {
@@ -146,7 +144,6 @@ struct Contacts {
     c.pair_end = pair_end.data();
     c.pair_body = pair_body.data();
     c.pair_round = pair_round.data();
-    c.pair_bound = pair_bound.data();
     c.pair_record = pair_record.data();
     c.pair_quiet = pair_quiet.data();
     c.pair_sums = sums.data();
@@ -549,7 +546,7 @@ TEST(ContactPairs, PairBoundSkipsOnlyIdlePairs) {
     bool all_idle = true;
     for (int k = 0; k < n; ++k)
       all_idle = all_idle && contact_idle(contact_points(b, ca, k), c.normal[k], ca.lambda[k]);
-    if (pair_surely_idle(ca, 0, pair_motion(b, 0, 1))) {
+    if (pair_surely_idle(ca, 0, c.pair_record[0], pair_motion(b, 0, 1))) {
       ++skipped;
       ASSERT_TRUE(all_idle) << "trial " << t << ": skipped a pair with a live contact";
     }
@@ -571,7 +568,7 @@ TEST(ContactPairs, PairBoundSkipsOnlyIdlePairs) {
   c.set_pairs({0, 1});
   const ContactArrays ca = c.view();
   contact_pair_prepare_kernel(ca, 0);
-  EXPECT_FALSE(pair_surely_idle(ca, 0, pair_motion(bodies.view(), 0, 1)));
+  EXPECT_FALSE(pair_surely_idle(ca, 0, c.pair_record[0], pair_motion(bodies.view(), 0, 1)));
 }
 
 // A body's list record of a pair end (EndIdleBound) holds the pair's bound
@@ -608,7 +605,8 @@ TEST(ContactPairs, EndRecordSkipsOnlyWhatThePairBoundSkips) {
     const BodyArrays b = bodies.view();
     const PairMotion motion = pair_motion(b, 0, 1);
     const Vec3 m = motion.translation;
-    PairIdleBound bound;
+    PairRecord pair;
+    PairIdleBound& bound = pair.bound;
     bound.reach = 2 * unit(rng);
     // A start gap within a millimetre of where the test flips.
     const Real threshold = std::fabs(m.x) + std::fabs(m.y) + std::fabs(m.z) +
@@ -617,7 +615,7 @@ TEST(ContactPairs, EndRecordSkipsOnlyWhatThePairBoundSkips) {
     std::uint8_t quiet = 1;
     const int pair_body[2] = {0, 1};
     ContactArrays c;
-    c.pair_bound = &bound;
+    c.pair_record = &pair;
     c.pair_quiet = &quiet;
     c.pair_body = pair_body;
     // Body 1's list holds pair 0's end B (e = 1).
@@ -630,7 +628,7 @@ TEST(ContactPairs, EndRecordSkipsOnlyWhatThePairBoundSkips) {
     contact_end_bound_kernel(c, ends, 1);
     ASSERT_EQ(record.end, 1);
     ASSERT_EQ(record.other, 0);
-    const bool by_pair = pair_surely_idle(c, 0, motion);
+    const bool by_pair = pair_surely_idle(c, 0, pair, motion);
     const bool by_end = end_surely_idle(b, c, 1, record);
     if (by_end) {
       ASSERT_TRUE(by_pair) << "trial " << t << ": the record skipped a pair";

@@ -343,7 +343,6 @@ void ContactDetector::build_pairs() {
       take(j++);
   }
   pair_count_ = m;
-  at_least(pair_bound_, m);
   at_least(pair_record_, m);
   at_least(pair_quiet_, m);
   room_for(pair_sums_, 2LL * m);
@@ -457,7 +456,6 @@ ContactArrays ContactDetector::arrays() {
   c.pair_end = pair_end_.data();
   c.pair_body = pair_body_.data();
   c.pair_round = pair_round_.data();
-  c.pair_bound = pair_bound_.data();
   c.pair_record = pair_record_.data();
   c.pair_quiet = pair_quiet_.data();
   c.pair_sums = pair_sums_.data();

@@ -184,16 +184,15 @@ class ContactDetector {
   bool joined_valid_ = false;
   // This step's contact pairs (contact_arrays.h): the candidates with points.
   int pair_count_ = 0;
-  ScratchArray<int> pair_begin_;            ///< per pair: first contact
-  ScratchArray<int> pair_end_;              ///< per pair: one past its last contact
-  ScratchArray<int> pair_body_;             ///< per pair end
-  ScratchArray<std::uint8_t> pair_round_;   ///< per pair
-  ScratchArray<PairIdleBound> pair_bound_;  ///< per pair
-  ScratchArray<PairRecord> pair_record_;    ///< per pair (PairRecord)
-  ScratchArray<std::uint8_t> pair_quiet_;   ///< per pair
-  ScratchArray<BondEndSums> pair_sums_;     ///< per pair end
-  ScratchArray<Real> pair_weight_;          ///< per pair end
-  ScratchArray<Mat3> pair_second_moment_;   ///< per pair end
+  ScratchArray<int> pair_begin_;           ///< per pair: first contact
+  ScratchArray<int> pair_end_;             ///< per pair: one past its last contact
+  ScratchArray<int> pair_body_;            ///< per pair end
+  ScratchArray<std::uint8_t> pair_round_;  ///< per pair
+  ScratchArray<PairRecord> pair_record_;   ///< per pair (PairRecord)
+  ScratchArray<std::uint8_t> pair_quiet_;  ///< per pair
+  ScratchArray<BondEndSums> pair_sums_;    ///< per pair end
+  ScratchArray<Real> pair_weight_;         ///< per pair end
+  ScratchArray<Mat3> pair_second_moment_;  ///< per pair end
   // Body-to-pair-end adjacency (CSR) and its fill cursors.
   std::vector<int> end_begin_;
   ScratchArray<int> end_index_;

@@ -21,20 +21,31 @@ PABD_HD_ALWAYS_INLINE ShapePose body_pose(const BodyArrays& bodies, int i) {
   return ShapePose{bodies.position[i], bodies.affine[i]};
 }
 
+/// Contact k's anchors for its bodies at poses pa (end A) and pb (end B),
+/// its core anchors (local xa_core, xb_core) and gap offset given: from its
+/// arrays or its record (ContactRecord); the radii and surface anchors come
+/// from the arrays.
+PABD_HD_ALWAYS_INLINE ContactPoints contact_points(const ShapePose& pa, const ShapePose& pb,
+                                                   const ContactArrays& c, int k, Vec3 xa_core,
+                                                   Vec3 xb_core, Real gap_offset) {
+  const Vec3* x = c.slot_local + kContactSlots * k;
+  const Real radius_a = c.end_radius[2 * k], radius_b = c.end_radius[2 * k + 1];
+  // A non-round end's surface anchor is its core anchor (contact_arrays.h).
+  const Vec3 a_core = to_world(pa, xa_core);
+  const Vec3 b_core = to_world(pb, xb_core);
+  // Built in one aggregate: a default-constructed struct filled field by field
+  // was zeroed first (rep stos), then stalled the loads that followed (perf).
+  return ContactPoints{a_core,    radius_a > 0 ? to_world(pa, x[1]) : a_core,
+                       b_core,    radius_b > 0 ? to_world(pb, x[3]) : b_core,
+                       radius_a,  radius_b,
+                       gap_offset};
+}
+
 /// Contact k's anchors for its bodies at poses pa (end A) and pb (end B).
 PABD_HD_ALWAYS_INLINE ContactPoints contact_points(const ShapePose& pa, const ShapePose& pb,
                                                    const ContactArrays& c, int k) {
   const Vec3* x = c.slot_local + kContactSlots * k;
-  const Real radius_a = c.end_radius[2 * k], radius_b = c.end_radius[2 * k + 1];
-  // A non-round end's surface anchor is its core anchor (contact_arrays.h).
-  const Vec3 a_core = to_world(pa, x[0]);
-  const Vec3 b_core = to_world(pb, x[2]);
-  // Built in one aggregate: a default-constructed struct filled field by field
-  // was zeroed first (rep stos), then stalled the loads that followed (perf).
-  return ContactPoints{a_core,         radius_a > 0 ? to_world(pa, x[1]) : a_core,
-                       b_core,         radius_b > 0 ? to_world(pb, x[3]) : b_core,
-                       radius_a,       radius_b,
-                       c.gap_offset[k]};
+  return contact_points(pa, pb, c, k, x[0], x[2], c.gap_offset[k]);
 }
 
 /// Contact k's anchors at the current iterate.
@@ -110,7 +121,6 @@ PABD_HD void contact_pair_prepare_kernel(const ContactArrays& c, int m) {
     bound.start_gap = c.start_gap[k] < bound.start_gap ? c.start_gap[k] : bound.start_gap;
     bound.reach = c.anchor_reach[k] > bound.reach ? c.anchor_reach[k] : bound.reach;
   }
-  c.pair_bound[m] = bound;
   c.pair_record[m] =
       PairRecord{first, c.pair_end[m], {c.pair_body[2 * m], c.pair_body[2 * m + 1]}, bound};
   contact_pair_quiet_kernel(c, m);
@@ -131,7 +141,7 @@ PABD_HD_ALWAYS_INLINE float float_above(Real x) {
 PABD_HD void contact_end_bound_kernel(const ContactArrays& c, const ContactEnds& ends, int i) {
   for (int t = ends.begin[i]; t < ends.begin[i + 1]; ++t) {
     const int e = ends.index[t];
-    const PairIdleBound& b = c.pair_bound[e >> 1];
+    const PairIdleBound& b = c.pair_record[e >> 1].bound;
     ends.bound[t] =
         EndIdleBound{float_below(b.start_gap), float_above(b.reach), c.pair_body[e ^ 1], e};
   }
@@ -150,12 +160,7 @@ PABD_HD_ALWAYS_INLINE bool bound_says_idle(const PairIdleBound& b, const PairMot
 }
 
 /// The same for quiet pair m, from its records.
-PABD_HD_ALWAYS_INLINE bool pair_surely_idle(const ContactArrays& c, int m,
-                                            const PairMotion& motion) {
-  return c.pair_quiet[m] && bound_says_idle(c.pair_bound[m], motion);
-}
-
-/// The same for quiet pair m of record r.
+/// r is the pair's PairRecord (c.pair_record[m]), which its caller has read.
 PABD_HD_ALWAYS_INLINE bool pair_surely_idle(const ContactArrays& c, int m, const PairRecord& r,
                                             const PairMotion& motion) {
   return c.pair_quiet[m] && bound_says_idle(r.bound, motion);
@@ -315,16 +320,10 @@ template <bool kRound>
 PABD_HD_ALWAYS_INLINE ContactPoints pair_contact_points(const ShapePose& pa, const ShapePose& pb,
                                                         const ContactArrays& c, int k,
                                                         const ContactRecord& r) {
+  if (kRound) return contact_points(pa, pb, c, k, r.a_core, r.b_core, r.gap_offset);
   const Vec3 a_core = to_world(pa, r.a_core);
   const Vec3 b_core = to_world(pb, r.b_core);
-  if (!kRound) return ContactPoints{a_core, a_core, b_core, b_core, Real(0), Real(0), r.gap_offset};
-  // As contact_points: a non-round end's surface anchor is its core anchor.
-  const Vec3* x = c.slot_local + kContactSlots * k;
-  const Real radius_a = c.end_radius[2 * k], radius_b = c.end_radius[2 * k + 1];
-  return ContactPoints{a_core,      radius_a > 0 ? to_world(pa, x[1]) : a_core,
-                       b_core,      radius_b > 0 ? to_world(pb, x[3]) : b_core,
-                       radius_a,    radius_b,
-                       r.gap_offset};
+  return ContactPoints{a_core, a_core, b_core, b_core, Real(0), Real(0), r.gap_offset};
 }
 
 /// contact_pair_weights_kernel for one kind of pair: kRound when either end

@@ -105,7 +105,6 @@ struct Data {
   std::vector<ContactRecord> record;
   std::vector<int> pair_begin, pair_end, pair_body;
   std::vector<std::uint8_t> pair_round;
-  std::vector<PairIdleBound> pair_bound;
   std::vector<PairRecord> pair_record;
   std::vector<std::uint8_t> pair_quiet;
   std::vector<BondEndSums> sums;
@@ -217,7 +216,6 @@ Data make_data(unsigned seed, int bodies, int pairs) {
   d.end_weight.assign(2 * nc, 0);
   d.end_scale.assign(2 * nc, 0);
   d.record.assign(nc, ContactRecord{});
-  d.pair_bound.assign(np, PairIdleBound{});
   d.pair_record.assign(np, PairRecord{});
   d.pair_quiet.assign(np, 0);
   d.sums.assign(2 * np, BondEndSums{});
@@ -277,7 +275,6 @@ void make_views(Data& d, At&& at, BodyArrays& b, ContactArrays& c, ContactEnds& 
   c.pair_end = at(d.pair_end);
   c.pair_body = at(d.pair_body);
   c.pair_round = at(d.pair_round);
-  c.pair_bound = at(d.pair_bound);
   c.pair_record = at(d.pair_record);
   c.pair_quiet = at(d.pair_quiet);
   c.pair_sums = at(d.sums);

@@ -78,16 +78,16 @@ struct ContactRecord {
   Real end_scale[2] = {0, 0};   ///< ContactArrays::end_scale of ends A, B
 };
 
-/// One pair's record for the iterations: where its contacts are, its two
-/// bodies and its idle bound, copied from the pair arrays below by
-/// contact_pair_prepare_kernel. An evaluation reads them first, all
+/// One pair's record for the iterations: where its contacts are and its two
+/// bodies, copied from the pair arrays below, and its idle bound, all written
+/// by contact_pair_prepare_kernel. An evaluation reads them first, all
 /// together, and as four arrays they were four misses per live pair in a
 /// pile that outgrows the cache; here one line.
 struct alignas(32) PairRecord {
   int begin = 0;         ///< ContactArrays::pair_begin
   int end = 0;           ///< ContactArrays::pair_end
   int body[2] = {0, 0};  ///< ContactArrays::pair_body of ends A, B
-  PairIdleBound bound;   ///< ContactArrays::pair_bound
+  PairIdleBound bound;   ///< the pair's idle bound (contact_pair_prepare_kernel)
 };
 
 struct ContactArrays {
@@ -147,9 +147,7 @@ struct ContactArrays {
   /// Per pair: 1 when either end is round (end_radius > 0, the same for all
   /// its contacts): which kernel evaluates it, known without a contact's data.
   const std::uint8_t* pair_round = nullptr;
-  /// Per pair: its idle bound (contact_pair_prepare_kernel).
-  PairIdleBound* pair_bound = nullptr;
-  /// Per pair: its PairRecord, written with its bound.
+  /// Per pair: its PairRecord, idle bound included (contact_pair_prepare_kernel).
   PairRecord* pair_record = nullptr;
   /// Per pair: 1 while each of its contacts has lambda = 0 and sticking = 0,
   /// kept by the evaluations that update them (contact_kernels.h).
