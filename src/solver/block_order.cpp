@@ -41,7 +41,9 @@ Real cell_edge(Vec3 e, int cells) {
 /// index order; the non-empty cells, in grid order (x fastest), are the
 /// blocks: out.block_begin. The grid spans the centres from the 1st to the
 /// 99th percentile on each axis (a body thrown far away joins an edge cell
-/// instead of stretching every cell) and has about n / block_bodies(n) cells.
+/// instead of stretching every cell) and has about n / block_bodies(n) cells,
+/// longer along the index axis (index_axis) than across it when the bodies
+/// have one (kIndexAxisScale).
 int sort_into_cells(const BodyArrays& bodies, Colouring& out) {
   const int nb = bodies.count;
   out.sorted.clear();
@@ -56,13 +58,24 @@ int sort_into_cells(const BodyArrays& bodies, Colouring& out) {
     *axes[0][a] = quantile(out.coordinate, Real(0.01));
     *axes[1][a] = quantile(out.coordinate, Real(0.99));
   }
+  // The grid is cubic over centres scaled by `scale`: by a power of two along
+  // each axis (exact), shorter along the index axis and longer across it.
+  const int along_index = index_axis(bodies, out.sorted, out.coordinate);
+  const auto scale_of = [&](int axis) {
+    if (along_index < 0) return Real(1);
+    return axis == along_index ? Real(1) / (kIndexAxisScale * kIndexAxisScale) : kIndexAxisScale;
+  };
+  const Vec3 scale{scale_of(0), scale_of(1), scale_of(2)};
+  lo = Vec3{lo.x * scale.x, lo.y * scale.y, lo.z * scale.z};
+  hi = Vec3{hi.x * scale.x, hi.y * scale.y, hi.z * scale.z};
   const Vec3 extent = hi - lo;
   const Real edge = cell_edge(extent, std::max(1, n / block_bodies(n)));
   const auto cells_along = [&](Real x) {
     return static_cast<int>(std::max(Real(1), std::ceil(x / edge)));
   };
   const int cx = cells_along(extent.x), cy = cells_along(extent.y), cz = cells_along(extent.z);
-  const auto cell_of = [&](Vec3 p) {
+  const auto cell_of = [&](Vec3 centre) {
+    const Vec3 p{centre.x * scale.x, centre.y * scale.y, centre.z * scale.z};
     const auto along = [](Real x, Real from, Real to_edge, int cells) {
       const Real t = std::floor((x - from) / to_edge);
       return !(t > 0) ? 0 : (t >= Real(cells - 1) ? cells - 1 : static_cast<int>(t));
@@ -117,6 +130,23 @@ int colour_blocks(const ContactArrays& contacts, const ContactEnds& ends, int bl
 }
 
 }  // namespace
+
+int index_axis(const BodyArrays& bodies, const std::vector<int>& dynamic,
+               std::vector<Real>& scratch) {
+  const int n = static_cast<int>(dynamic.size());
+  if (n < 2) return -1;
+  Real step[3];
+  for (int a = 0; a < 3; ++a) {
+    scratch.resize(static_cast<std::size_t>(n - 1));
+    for (int j = 0; j + 1 < n; ++j)
+      scratch[j] =
+          std::fabs(get(bodies.position[dynamic[j + 1]], a) - get(bodies.position[dynamic[j]], a));
+    step[a] = quantile(scratch, Real(0.5));
+  }
+  const int fast = step[0] >= step[1] ? (step[0] >= step[2] ? 0 : 2) : (step[1] >= step[2] ? 1 : 2);
+  const Real across = std::max(step[(fast + 1) % 3], step[(fast + 2) % 3]);
+  return step[fast] > 0 && step[fast] >= kIndexAxisDominance * across ? fast : -1;
+}
 
 void order_in_blocks(const BodyArrays& bodies, const ContactArrays& contacts,
                      const ContactEnds& ends, Colouring& out) {
