@@ -21,10 +21,11 @@
 // lower body) then stream from memory in runs the hardware prefetches,
 // where a cubic cell of pile_50 (2,000 bodies) broke them every 12 bodies.
 // pile_50 at 1 thread, solve stage per step: 1648-1711 -> 1435-1491 ms; at 2
-// threads 901 -> 796 ms; pile_20, which fits the cache, unchanged. Blocks that share a
-// contact pair get different block colours (greedy, in grid order, as
-// colouring.h colours bodies: a full grid takes the 8 colours of a 2 x 2 x 2
-// pattern), so the blocks of a colour can be solved in parallel, a thread
+// threads 901 -> 796 ms; pile_20, which fits the cache, unchanged.
+// Blocks that share a contact pair get different block colours (greedy, in
+// grid order, as colouring.h colours bodies: a full grid of cubic cells
+// takes the 8 colours of a 2 x 2 x 2 pattern, of cells a whole row long the
+// 4 of a 2 x 2 one), so the blocks of a colour can be solved in parallel, a thread
 // per block, each reading only bodies of other blocks, which do not move
 // meanwhile. The order depends on the bodies and contacts alone, never on
 // the threads, so results stay bit-identical across thread counts.
@@ -45,7 +46,7 @@
 namespace pabd {
 
 /// Bodies per block for n dynamic bodies: n / 64, at least 64, so about 64
-/// blocks, 8 to a colour. Bigger blocks keep more pairs inside (pile_30 at
+/// blocks, 8 to 16 to a colour. Bigger blocks keep more pairs inside (pile_30 at
 /// 1 thread, cubic cells of 64 bodies: 619 ms, of 512: 544 ms, of 1728:
 /// 515 ms per step's solve); more blocks give a colour's threads more to share.
 int block_bodies(int dynamic_bodies);
