@@ -45,6 +45,16 @@ struct PairGraph {
   }
 };
 
+/// The bodies as BlockOrder reads them: which are static, and their centres.
+BodyArrays centres(int count, const std::vector<std::uint8_t>& is_static,
+                   std::vector<Vec3>& position) {
+  BodyArrays b;
+  b.count = count;
+  b.is_static = is_static.data();
+  b.position = position.data();
+  return b;
+}
+
 // A lattice of 18 x 16 x 15 bodies (4320) with face and edge neighbours in
 // contact, a static ground under its bottom layer, a few bodies thrown far
 // out (they stretch no cell: the grid spans the 1st to 99th percentiles) and
@@ -71,10 +81,7 @@ TEST(BlockOrder, EveryBodyOnceAndNoPairInsideAColour) {
   for (int k = 0; k < 5; ++k) position[id(k, ny - 1, 0)] = {1e3 * (k + 1), 50.0 * k, -2e3};
   position[rod] = {9, 20, 7};
   for (int x = 0; x < nx; x += 4) g.add(rod, id(x, ny - 1, nz / 2));
-  BodyArrays b;
-  b.count = bodies;
-  b.is_static = is_static.data();
-  b.position = position.data();
+  const BodyArrays b = centres(bodies, is_static, position);
   ContactArrays contacts;
   ContactEnds ends;
   g.finish(bodies, is_static, contacts, ends);
@@ -158,13 +165,9 @@ TEST(BlockOrder, BlocksFollowTheIndexAxis) {
   std::vector<int> dynamic(lattice);
   for (int i = 0; i < lattice; ++i) dynamic[i] = i;
   std::vector<Real> scratch;
-  const auto axis_of = [&](std::vector<Vec3> centres) {
-    centres.push_back({});  // the ground
-    BodyArrays b;
-    b.count = bodies;
-    b.is_static = is_static.data();
-    b.position = centres.data();
-    return index_axis(b, dynamic, scratch);
+  const auto axis_of = [&](std::vector<Vec3> at) {
+    at.push_back({});  // the ground
+    return index_axis(centres(bodies, is_static, at), dynamic, scratch);
   };
   EXPECT_EQ(axis_of(row_by_row), 0);
   // Columns along z instead: the same lattice indexed z fastest.
@@ -195,10 +198,7 @@ TEST(BlockOrder, BlocksFollowTheIndexAxis) {
         if (z + 1 < nz) g.add(id(x, y, z), id(x, y, z + 1));
         if (y == 0) g.add(ground, id(x, y, z));
       }
-  BodyArrays b;
-  b.count = bodies;
-  b.is_static = is_static.data();
-  b.position = position.data();
+  const BodyArrays b = centres(bodies, is_static, position);
   ContactArrays contacts;
   ContactEnds ends;
   g.finish(bodies, is_static, contacts, ends);
