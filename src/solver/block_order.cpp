@@ -66,8 +66,9 @@ int sort_into_cells(const BodyArrays& bodies, Colouring& out) {
     return axis == along_index ? Real(1) / (kIndexAxisScale * kIndexAxisScale) : kIndexAxisScale;
   };
   const Vec3 scale{scale_of(0), scale_of(1), scale_of(2)};
-  lo = Vec3{lo.x * scale.x, lo.y * scale.y, lo.z * scale.z};
-  hi = Vec3{hi.x * scale.x, hi.y * scale.y, hi.z * scale.z};
+  const auto scaled = [&](Vec3 p) { return Vec3{p.x * scale.x, p.y * scale.y, p.z * scale.z}; };
+  lo = scaled(lo);
+  hi = scaled(hi);
   const Vec3 extent = hi - lo;
   const Real edge = cell_edge(extent, std::max(1, n / block_bodies(n)));
   const auto cells_along = [&](Real x) {
@@ -75,7 +76,7 @@ int sort_into_cells(const BodyArrays& bodies, Colouring& out) {
   };
   const int cx = cells_along(extent.x), cy = cells_along(extent.y), cz = cells_along(extent.z);
   const auto cell_of = [&](Vec3 centre) {
-    const Vec3 p{centre.x * scale.x, centre.y * scale.y, centre.z * scale.z};
+    const Vec3 p = scaled(centre);
     const auto along = [](Real x, Real from, Real to_edge, int cells) {
       const Real t = std::floor((x - from) / to_edge);
       return !(t > 0) ? 0 : (t >= Real(cells - 1) ? cells - 1 : static_cast<int>(t));
@@ -143,7 +144,9 @@ int index_axis(const BodyArrays& bodies, const std::vector<int>& dynamic,
           std::fabs(get(bodies.position[dynamic[j + 1]], a) - get(bodies.position[dynamic[j]], a));
     step[a] = quantile(scratch, Real(0.5));
   }
-  const int fast = step[0] >= step[1] ? (step[0] >= step[2] ? 0 : 2) : (step[1] >= step[2] ? 1 : 2);
+  int fast = 0;
+  for (int a = 1; a < 3; ++a)
+    if (step[a] > step[fast]) fast = a;
   const Real across = std::max(step[(fast + 1) % 3], step[(fast + 2) % 3]);
   return step[fast] > 0 && step[fast] >= kIndexAxisDominance * across ? fast : -1;
 }
