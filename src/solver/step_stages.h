@@ -33,6 +33,15 @@ void detect_stage(StepContext& ctx);
 void predict_stage(StepContext& ctx);
 void warm_start_stage(StepContext& ctx);
 void iterate_stage(StepContext& ctx);
+/// What the iterations sweep by: the colouring (null: Jacobi), whether it
+/// covers contacts, and the contact ends the bodies gather. Colors the bonds
+/// first where their colouring is out of date (host memory).
+struct IterationColouring {
+  const Colouring* colouring = nullptr;
+  bool with_contacts = false;
+  ContactEnds ends;
+};
+IterationColouring iteration_colouring(StepContext& ctx);
 void velocities_stage(StepContext& ctx);
 void restitution_stage(StepContext& ctx);
 /// The step's outcome: ok, or the first body whose state is not finite.

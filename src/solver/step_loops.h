@@ -1,0 +1,317 @@
+// The loops of the step's per-body, per-bond and per-contact stages, written
+// once for any executor: HostLoops below (core/parallel.h's loops: the CPU
+// step, solver/step_stages.cpp) or the device's (src/cuda/cuda_loops.h, and
+// src/device/emulated_loops.h, its serial stand-in for the tests).
+//
+// An executor runs `f(i)` for i in [0, n) in any order, as each(n, f),
+// uneven(n, f) (calls of uneven cost) and blocks(n, f) (a few long calls),
+// and finish() waits for what it started. The loop bodies are PABD_LAMBDA
+// lambdas that capture the views by value, so a CUDA launch can copy them to
+// the device; what the host decides (the colouring, the launch sizes) reads
+// host memory only. Every kernel writes only its own index, so any executor
+// gives the same bits.
+#pragma once
+
+#include "bonds/bond_kernels.h"
+#include "contacts/contact_kernels.h"
+#include "core/parallel.h"
+#include "core/stage_clock.h"
+#include "solver/acceleration.h"
+#include "solver/colour_body_kernel.h"
+#include "solver/colouring.h"
+#include "solver/external_velocity.h"
+#include "solver/step_context.h"
+
+namespace pabd {
+
+/// The CPU's executor: the context's parallel loop (OpenMP or the user's).
+struct HostLoops {
+  const ParallelFor* custom = nullptr;
+  int threads = 1;
+
+  template <typename Fn>
+  void each(int n, const Fn& f) const {
+    parallel_for(*custom, threads, n, f);
+  }
+  template <typename Fn>
+  void uneven(int n, const Fn& f) const {
+    parallel_for_uneven(*custom, threads, n, f);
+  }
+  template <typename Fn>
+  void blocks(int n, const Fn& f) const {
+    parallel_for_blocks(*custom, threads, n, f);
+  }
+  void finish() const {}
+};
+
+inline HostLoops host_loops(const StepContext& ctx) {
+  return HostLoops{&ctx.parallel_for, ctx.threads};
+}
+
+/// What the sweeps read of a Colouring: the launch sizes in host memory, the
+/// lists the kernels read in the executor's memory (the same vectors on the
+/// CPU, their device copies on a device).
+struct ColouringView {
+  int colours = 0;
+  // Host memory, colours + 1 each (colour_block_begin: null without blocks).
+  const int* colour_begin = nullptr;
+  const int* bond_colour_begin = nullptr;
+  const int* colour_block_begin = nullptr;
+  // The executor's memory.
+  const int* order = nullptr;
+  const int* bond_order = nullptr;
+  const int* colour = nullptr;       ///< per body (Colouring::colour)
+  const int* block_begin = nullptr;  ///< null without blocks
+};
+
+inline ColouringView host_view(const Colouring& c) {
+  ColouringView v;
+  v.colours = c.colour_count();
+  v.colour_begin = c.colour_begin.data();
+  v.bond_colour_begin = c.bond_colour_begin.data();
+  v.order = c.order.data();
+  v.bond_order = c.bond_order.data();
+  v.colour = c.colour.data();
+  if (!c.block_begin.empty()) {
+    v.colour_block_begin = c.colour_block_begin.data();
+    v.block_begin = c.block_begin.data();
+  }
+  return v;
+}
+
+/// What one pass of an iteration updates: one colour of a colored sweep, or
+/// everything for a Jacobi iteration (null lists: the identity).
+struct Sweep {
+  const int* bonds = nullptr;
+  int bond_count = 0;
+  int pair_count = 0;  ///< Jacobi: every contact pair
+  const int* bodies = nullptr;
+  int body_count = 0;
+  /// A colour of a sweep with contacts: the colouring's per-body colours,
+  /// which tell the first body of a pair, the one that takes its dual update
+  /// (colour_body_kernel).
+  const int* body_key = nullptr;
+  /// A colour of a block order: its blocks, block j being
+  /// bodies[blocks[j] .. blocks[j + 1]) (none: a thread per body).
+  const int* blocks = nullptr;
+  int block_count = 0;
+};
+
+inline Sweep jacobi_sweep(const StepContext& ctx) {
+  Sweep s;
+  s.bond_count = ctx.bonds.count;
+  s.pair_count = ctx.contact.pair_count;
+  s.body_count = ctx.bodies.count;
+  return s;
+}
+
+inline Sweep colour_sweep(const ColouringView& c, int colour, bool with_contacts) {
+  Sweep s;
+  s.bonds = c.bond_order + c.bond_colour_begin[colour];
+  s.bond_count = c.bond_colour_begin[colour + 1] - c.bond_colour_begin[colour];
+  if (with_contacts) s.body_key = c.colour;
+  s.bodies = c.order + c.colour_begin[colour];
+  s.body_count = c.colour_begin[colour + 1] - c.colour_begin[colour];
+  if (c.block_begin) {
+    // The blocks hold places in the whole order: it is read through them alone.
+    s.bodies = c.order;
+    s.body_count = 0;
+    s.blocks = c.block_begin + c.colour_block_begin[colour];
+    s.block_count = c.colour_block_begin[colour + 1] - c.colour_block_begin[colour];
+  }
+  return s;
+}
+
+/// With colored sweeps and contacts, the colouring is over bonds and contacts.
+inline bool contact_colours(const StepContext& ctx) {
+  return ctx.settings.colored && ctx.contact.count > 0;
+}
+
+inline Real h_squared(const StepContext& ctx) {
+  return ctx.settings.constants.h * ctx.settings.constants.h;
+}
+
+template <typename Loops>
+void external_velocity_loops(const StepContext& ctx, const Loops& loops) {
+  const BodyArrays bodies = ctx.bodies;
+  const Real h = ctx.settings.constants.h;
+  const Vec3 gravity = ctx.settings.constants.gravity;
+  loops.each(bodies.count,
+             [=] PABD_LAMBDA(int i) { external_velocity_kernel(bodies, i, h, gravity); });
+}
+
+template <typename Loops>
+void predict_loops(const StepContext& ctx, const Loops& loops) {
+  const BodyArrays bodies = ctx.bodies;
+  const StepConstants k = ctx.settings.constants;
+  loops.each(bodies.count, [=] PABD_LAMBDA(int i) { predict_kernel(bodies, i, k); });
+}
+
+template <typename Loops>
+void warm_start_loops(const StepContext& ctx, const Loops& loops) {
+  const BodyArrays bodies = ctx.bodies;
+  const BondArrays bonds = ctx.bonds;
+  const ContactArrays contact = ctx.contact;
+  const ContactEnds ends = ctx.contact_ends;
+  const HardBondSettings hard = ctx.settings.hard;
+  const Real h = ctx.settings.constants.h, h2 = h_squared(ctx);
+  loops.each(bonds.count,
+             [=] PABD_LAMBDA(int i) { bond_warm_start_kernel(bodies, bonds, i, hard, h2); });
+  loops.each(contact.count,
+             [=] PABD_LAMBDA(int i) { contact_prepare_kernel(bodies, contact, i, hard, h2); });
+  loops.each(contact.pair_count,
+             [=] PABD_LAMBDA(int m) { contact_pair_prepare_kernel(contact, m); });
+  if (ends.bound)
+    loops.each(bodies.count,
+               [=] PABD_LAMBDA(int i) { contact_end_bound_kernel(contact, ends, i); });
+  // Joint limits and drives: coordinates at the step's start, drive targets at its end time.
+  const Real t_end = Real(ctx.steps_taken + 1) * h;
+  loops.each(bonds.count,
+             [=] PABD_LAMBDA(int i) { axis_bond_step_kernel(bodies, bonds, i, hard, t_end, h); });
+}
+
+/// The sweep's bonds, and for a Jacobi sweep its contact pairs: their ends'
+/// weights and pulls from the latest iterate. `fuse`: the contacts' deferred
+/// dual update is taken here, by the pair's evaluation. A colour of a colored
+/// sweep with contacts evaluates its pairs in sweep_bodies instead.
+template <typename Loops>
+void sweep_bonds(const StepContext& ctx, const Sweep& s, bool fuse, bool second_moment,
+                 const Loops& loops) {
+  const BodyArrays bodies = ctx.bodies;
+  const BondArrays bonds = ctx.bonds;
+  const ContactArrays contact = ctx.contact;
+  const HardBondSettings hard = ctx.settings.hard;
+  const Real h2 = h_squared(ctx);
+  const int* list = s.bonds;
+  loops.each(s.bond_count, [=] PABD_LAMBDA(int j) {
+    bond_weights_kernel(bodies, bonds, list ? list[j] : j, hard, h2);
+  });
+  loops.each(s.pair_count, [=] PABD_LAMBDA(int m) {
+    contact_pair_weights_kernel(bodies, contact, m, fuse, second_moment);
+  });
+}
+
+/// The sweep's bodies: gather, global solve, closest rotation. A colour of a
+/// colored sweep with contacts evaluates its bodies' contact pairs in the
+/// same loop (solver/colour_body_kernel.h), not beforehand in sweep_bonds.
+template <typename Loops>
+void sweep_bodies(const StepContext& ctx, const Sweep& s, const ContactEnds& ends, bool fuse,
+                  bool keep_weights, const Loops& loops) {
+  const BodyArrays bodies = ctx.bodies;
+  const BondArrays bonds = ctx.bonds;
+  const StepConstants k = ctx.settings.constants;
+  const int* list = s.bodies;
+  if (s.body_key) {
+    const ContactArrays contact = ctx.contact;
+    const int* body_key = s.body_key;
+    if (s.blocks) {
+      // A thread per block, its bodies in turn (solver/block_order.h).
+      const int* blocks = s.blocks;
+      loops.blocks(s.block_count, [=] PABD_LAMBDA(int b) {
+        const int last = blocks[b + 1];
+        for (int j = blocks[b]; j < last; ++j) {
+          // Two bodies ahead: where its pair ends are listed.
+          if (j + 2 < last) prefetch_body_ends(ends, list[j + 2]);
+          colour_body_kernel(bodies, bonds, contact, ends, body_key, fuse, keep_weights, list[j],
+                             k);
+        }
+      });
+    } else {
+      const int last = s.body_count;
+      loops.uneven(last, [=] PABD_LAMBDA(int j) {
+        if (j + 2 < last) prefetch_body_ends(ends, list[j + 2]);
+        colour_body_kernel(bodies, bonds, contact, ends, body_key, fuse, keep_weights, list[j], k);
+      });
+    }
+    return;
+  }
+  loops.each(s.body_count, [=] PABD_LAMBDA(int j) {
+    global_local_kernel(bodies, bonds, ends, list ? list[j] : j, k);
+  });
+}
+
+/// The K iterations over the sweeps of `colouring` (null: Jacobi), with
+/// `ends` the contact ends the bodies gather; times its parts into `t`.
+template <typename Loops>
+void iterate_loops(const StepContext& ctx, const ColouringView* colouring, bool with_contacts,
+                   const ContactEnds& ends, StageTimings& t, const Loops& loops) {
+  const StepSettings& s = ctx.settings;
+  const BodyArrays bodies = ctx.bodies;
+  const BondArrays bonds = ctx.bonds;
+  const ContactArrays contact = ctx.contact;
+  const ContactEnds all_ends = ctx.contact_ends;
+  const HardBondSettings hard = s.hard;
+  const Real h2 = h_squared(ctx);
+
+  // Chebyshev acts only on bodies whose joints carry load (acceleration.h):
+  // without such a joint the stage would only copy poses.
+  const bool accelerate = (s.chebyshev_rho > 0 && ctx.any_loaded_joint) || s.relaxation != 1;
+  if (accelerate)
+    loops.each(bodies.count, [=] PABD_LAMBDA(int i) { acceleration_start_kernel(bodies, i); });
+  Real omega = 1;
+  // The contacts' dual update is deferred into the next iteration's weights
+  // (contact_pair_weights_kernel's dual_first), except after the last
+  // iteration, or when an observer must see every iteration's multipliers.
+  // Colored sweeps evaluate a pair in both its bodies' colours; the first of
+  // the two in the next iteration still sees both bodies where this
+  // iteration left them, so it takes the update.
+  const bool has_observer = ctx.observer && *ctx.observer;
+  const bool fuse_contact_dual = !has_observer && (!s.colored || with_contacts);
+  // Only the paper's local step reads D, so only it needs the contacts' sum w x x^T.
+  const bool second_moment = !s.constants.rigid_local;
+  const int sweeps = colouring ? colouring->colours : 1;
+
+  for (int it = 0; it < s.iterations; ++it) {
+    for (int c = 0; c < sweeps; ++c) {
+      const Sweep sweep =
+          colouring ? colour_sweep(*colouring, c, with_contacts) : jacobi_sweep(ctx);
+      auto t0 = StageClock::now();
+      sweep_bonds(ctx, sweep, fuse_contact_dual && it > 0, second_moment, loops);
+      loops.finish();
+      t.bonds_ms += ms_since(t0);
+      t0 = StageClock::now();
+      sweep_bodies(ctx, sweep, ends, fuse_contact_dual && it > 0, accelerate, loops);
+      loops.finish();
+      t.solve_ms += ms_since(t0);
+    }
+
+    if (accelerate) {
+      const auto t0 = StageClock::now();
+      omega = chebyshev_omega(it, s.chebyshev_rho, omega);
+      const Real gamma = s.relaxation;
+      const Real w = omega;
+      loops.each(bodies.count, [=] PABD_LAMBDA(int i) {
+        // Relaxation applies to every body, the extrapolation only where it may.
+        const bool on = accelerates_body(bodies, bonds, all_ends, i);
+        acceleration_kernel(bodies, i, on ? w : Real(1), gamma);
+      });
+      loops.finish();
+      t.solve_ms += ms_since(t0);
+    }
+
+    const auto t0 = StageClock::now();
+    loops.each(bonds.count,
+               [=] PABD_LAMBDA(int i) { bond_dual_kernel(bodies, bonds, i, hard, h2); });
+    if (!fuse_contact_dual || it + 1 == s.iterations)
+      loops.each(contact.count,
+                 [=] PABD_LAMBDA(int i) { contact_dual_kernel(bodies, contact, i); });
+    // The per-contact update leaves the pairs' quiet flags behind; the
+    // evaluations of the next iteration read them.
+    if (!fuse_contact_dual && it + 1 < s.iterations)
+      loops.each(contact.pair_count,
+                 [=] PABD_LAMBDA(int m) { contact_pair_quiet_kernel(contact, m); });
+    loops.finish();
+    t.dual_ms += ms_since(t0);
+
+    observe(ctx, it);
+  }
+}
+
+template <typename Loops>
+void velocities_loops(const StepContext& ctx, const Loops& loops) {
+  const BodyArrays bodies = ctx.bodies;
+  const StepConstants k = ctx.settings.constants;
+  loops.each(bodies.count, [=] PABD_LAMBDA(int i) { velocity_kernel(bodies, i, k); });
+}
+
+}  // namespace pabd
