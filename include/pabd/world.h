@@ -198,6 +198,15 @@ enum class IterationOrder {
   Colored  ///< Gauss-Seidel over a body colouring: each colour sees the colours before it (default)
 };
 
+/// Where PABD's iterations run (docs/gpu.md).
+enum class Device {
+  Cpu,  ///< the CPU's threads (default)
+  /// The first CUDA device: the predict, warm start and iteration loops run
+  /// there on copies of the arrays. Needs a pabd built with PABD_CUDA and a
+  /// CUDA device; World's constructor throws Error otherwise.
+  Cuda
+};
+
 /// How the AVBD baseline keeps hard joints' drift out of the velocities (docs/avbd.md).
 enum class AvbdStabilization {
   Post,   ///< keep old error in the solve, remove it after the velocities (AVBD demo; default)
@@ -215,6 +224,7 @@ struct WorldDef {
   int iterations = 20;                                ///< global/local iterations per step
   Vec3 gravity{0, -9.81, 0};                          ///< [m/s^2]
   int threads = 0;                                    ///< OpenMP threads; 0 = OpenMP's default
+  Device device = Device::Cpu;                        ///< where the iterations run (solver pabd)
   PredictionMode prediction = PredictionMode::Exact;  ///< rotation prediction/recovery
   LocalStep local_step = LocalStep::Rigid;            ///< global/local coupling
   SolverKind solver = SolverKind::Pabd;               ///< PABD, or the AVBD baseline
@@ -419,6 +429,9 @@ struct StageTimings {
   double dual_ms = 0;        ///< augmented-Lagrangian updates, all iterations
   double velocities_ms = 0;  ///< velocity recovery and restitution
   double total_ms = 0;       ///< the whole step, the fields' part aside
+  /// WorldDef::device other than the CPU: the copies between host and device
+  /// memory (part of total_ms).
+  double transfer_ms = 0;
   /// The fields' coupling (pabd/fields.h): water and wind forces before the
   /// step, the sand and the wake after it. Not in total_ms: the paper's
   /// Table 2 leaves the coupling out of its times too.
@@ -623,6 +636,11 @@ class World {
 
   /// Timings of the last step, per stage.
   const StageTimings& last_timings() const;
+  /// The device the iterations run on, in words ("CPU", or the CUDA card's
+  /// name), and the most device memory its copies have held so far [bytes]
+  /// (0 on the CPU).
+  std::string device_name() const;
+  std::size_t device_peak_memory() const;
   /// Number of steps taken.
   std::int64_t step_count() const;
   /// Simulated time [s].
@@ -686,6 +704,8 @@ class World {
 
  private:
   std::unique_ptr<WorldImpl> impl_;
+  /// The engine's own tests and tools reach the storage (world/world_impl.h).
+  friend WorldImpl& world_impl(World& world);
 };
 
 }  // namespace pabd

@@ -32,7 +32,10 @@ WorldImpl::WorldImpl(const WorldDef& def) : settings(def) {
   validate_world_def(def);
   threads = resolve_thread_count(def.threads);
   contacts.set_threading(def.threads, def.parallel_for);
+  if (def.device == Device::Cuda) device = make_cuda_backend();
 }
+
+WorldImpl& world_impl(World& world) { return *world.impl_; }
 
 void WorldImpl::build_topology() {
   const int nb = body_count(), nc = bond_count();
@@ -657,6 +660,8 @@ const WorldDef& World::settings() const { return impl_->settings; }
 
 void World::set_settings(const WorldDef& def) {
   validate_world_def(def);
+  if (def.device != impl_->settings.device)
+    impl_->device = def.device == Device::Cuda ? make_cuda_backend() : nullptr;
   impl_->settings = def;
   impl_->threads = resolve_thread_count(def.threads);
   impl_->contacts.set_threading(def.threads, def.parallel_for);
@@ -664,6 +669,12 @@ void World::set_settings(const WorldDef& def) {
 }
 
 const StageTimings& World::last_timings() const { return impl_->timings; }
+std::string World::device_name() const {
+  return impl_->device ? impl_->device->name() : std::string("CPU");
+}
+std::size_t World::device_peak_memory() const {
+  return impl_->device ? impl_->device->peak_memory() : 0;
+}
 std::int64_t World::step_count() const { return impl_->steps_taken; }
 double World::time() const { return static_cast<double>(impl_->steps_taken) * impl_->settings.dt; }
 double World::variational_energy() const { return impl_->variational_energy(); }

@@ -65,6 +65,10 @@ void validate_world_def(const WorldDef& d) {
           "WorldDef.iterations: expected an integer from 1 to " + std::to_string(kMaxIterations));
   require(d.solver == SolverKind::Pabd || d.solver == SolverKind::Avbd,
           "WorldDef.solver: expected SolverKind::Pabd or SolverKind::Avbd");
+  require(d.device == Device::Cpu || d.device == Device::Cuda,
+          "WorldDef.device: expected Device::Cpu or Device::Cuda");
+  require(d.device == Device::Cpu || d.solver == SolverKind::Pabd,
+          "WorldDef.device: the AVBD baseline runs on the CPU only (Device::Cpu)");
   require(
       d.iteration_order == IterationOrder::Jacobi || d.iteration_order == IterationOrder::Colored,
       "WorldDef.iteration_order: expected IterationOrder::Jacobi or IterationOrder::Colored");

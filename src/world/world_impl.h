@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "avbd/avbd_scratch.h"
+#include "device/device_backend.h"
 #include "model/body_storage.h"
 #include "model/bond_storage.h"
 #include "pabd/world.h"
@@ -31,6 +32,9 @@ class WorldImpl {
   std::int64_t steps_taken = 0;
   StageTimings timings;
   IterationObserver observer;
+  /// Where the iterations run (WorldDef::device): null = the CPU. Tests put
+  /// the host stand-in here (make_emulated_backend).
+  std::unique_ptr<DeviceBackend> device;
 
   // Bodies: names, shapes and materials here; the kernels' arrays in `bodies`.
   std::vector<std::string> body_names;
@@ -121,5 +125,8 @@ class WorldImpl {
   /// after a change (world_raycast.cpp); invalidated by whatever moves or adds bodies.
   RaycastTree raycast_tree;
 };
+
+/// The storage behind a World, for the engine's own tests and tools.
+WorldImpl& world_impl(World& world);
 
 }  // namespace pabd

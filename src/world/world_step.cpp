@@ -10,6 +10,7 @@
 #include "bonds/bond_kernels.h"
 #include "contacts/contact_kernels.h"
 #include "core/stage_clock.h"
+#include "device/device_step.h"
 #include "solver/step.h"
 #include "world/world_impl.h"
 
@@ -118,7 +119,7 @@ StepResult WorldImpl::step() {
   } else {
     if (!settings.collisions) contacts.clear();
     StepContext ctx = step_context();
-    result = pabd_step(ctx);
+    result = device ? device_step(ctx, *device) : pabd_step(ctx);
     timings = ctx.timings;
   }
   ++steps_taken;

@@ -1,0 +1,85 @@
+// The CUDA device backend (device/device_backend.h): CUDA memory and a CUDA
+// executor given to the mirrored backend (device/mirrored_backend.h), so the
+// step's loops (solver/step_loops.h) launch one thread per index on the
+// first visible device. Built with PABD_CUDA; nothing else in pabd names CUDA.
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+
+#include "device/mirrored_backend.h"
+#include "pabd/world.h"
+
+namespace pabd {
+
+namespace {
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess)
+    throw Error(std::string("device cuda: ") + what + ": " + cudaGetErrorString(status));
+}
+
+class CudaMemory final : public DeviceMemory {
+ public:
+  void* allocate(std::size_t bytes) override {
+    void* p = nullptr;
+    check(cudaMalloc(&p, bytes), "cudaMalloc");
+    return p;
+  }
+  void release(void* device) override { cudaFree(device); }
+  void upload(void* device, const void* host, std::size_t bytes) override {
+    check(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice), "copy to the device");
+  }
+  void download(void* host, const void* device, std::size_t bytes) override {
+    check(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost), "copy from the device");
+  }
+};
+
+template <typename Fn>
+__global__ void each_index_kernel(int n, Fn f) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) f(i);
+}
+
+/// A body's solve holds a 12x12 system in doubles: few threads per block
+/// keep its registers and local memory within an SM's share.
+constexpr int kThreadsPerBlock = 128;
+
+/// One thread per index, on the default stream, in launch order.
+struct CudaLoops {
+  template <typename Fn>
+  void each(int n, const Fn& f) const {
+    if (n <= 0) return;
+    each_index_kernel<<<(n + kThreadsPerBlock - 1) / kThreadsPerBlock, kThreadsPerBlock>>>(n, f);
+    check(cudaGetLastError(), "kernel launch");
+  }
+  template <typename Fn>
+  void uneven(int n, const Fn& f) const {
+    each(n, f);
+  }
+  template <typename Fn>
+  void blocks(int n, const Fn& f) const {
+    each(n, f);
+  }
+  void finish() const { check(cudaDeviceSynchronize(), "kernel"); }
+};
+
+}  // namespace
+
+std::unique_ptr<DeviceBackend> make_cuda_backend() {
+  int count = 0;
+  const cudaError_t found = cudaGetDeviceCount(&count);
+  if (found != cudaSuccess || count == 0)
+    throw Error(std::string("device cuda: no CUDA device found (") +
+                (found != cudaSuccess ? cudaGetErrorString(found) : "none visible") + ")");
+  check(cudaSetDevice(0), "cudaSetDevice");
+  // The solve's fixed-size systems live in local memory: room beyond the
+  // 1 KiB default for the deepest call chain (the contact pair evaluations).
+  check(cudaDeviceSetLimit(cudaLimitStackSize, 8192), "stack size");
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  return std::make_unique<MirroredBackend<CudaMemory, CudaLoops>>(std::string(prop.name),
+                                                                  CudaMemory{}, CudaLoops{});
+}
+
+}  // namespace pabd

@@ -1,0 +1,56 @@
+// Device copies of the arrays behind a step's views (see array_mirror.h).
+#include "device/array_mirror.h"
+
+#include "pabd/world.h"
+
+namespace pabd {
+
+ArrayMirror::~ArrayMirror() {
+  for (Slot& s : slots_)
+    if (s.device) memory_.release(s.device);
+}
+
+void ArrayMirror::begin_pass() { next_ = 0; }
+
+void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable) {
+  if (next_ == slots_.size()) slots_.emplace_back();
+  Slot& slot = slots_[next_++];
+  slot.host = nullptr;
+  if (!host || bytes == 0) return nullptr;
+  // An array an earlier view of this pass already mapped: the same buffer.
+  for (std::size_t i = 0; i + 1 < next_; ++i) {
+    Slot& other = slots_[i];
+    if (other.host != host) continue;
+    if (other.bytes < bytes)
+      throw Error("device mirror: an array mapped twice in one pass with a larger size the second time");
+    other.writable = other.writable || writable;
+    return other.device;
+  }
+  if (bytes > slot.capacity) {
+    if (slot.device) {
+      memory_.release(slot.device);
+      held_ -= slot.capacity;
+    }
+    slot.device = nullptr;
+    slot.capacity = 0;
+    const std::size_t capacity = 2 * bytes;
+    slot.device = memory_.allocate(capacity);
+    slot.capacity = capacity;
+    held_ += capacity;
+    if (held_ > peak_) peak_ = held_;
+  }
+  slot.host = host;
+  slot.bytes = bytes;
+  slot.writable = writable;
+  memory_.upload(slot.device, host, bytes);
+  return slot.device;
+}
+
+void ArrayMirror::download_writable() {
+  for (std::size_t i = 0; i < next_; ++i) {
+    const Slot& s = slots_[i];
+    if (s.host && s.writable) memory_.download(const_cast<void*>(s.host), s.device, s.bytes);
+  }
+}
+
+}  // namespace pabd

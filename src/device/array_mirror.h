@@ -1,0 +1,62 @@
+// Device copies of the arrays behind a step's views (model/*_arrays.h): each
+// host array a view points to gets a device buffer, uploaded before the
+// device's loops, and the view's pointer is swapped for the buffer's. The
+// writable ones (non-const in the view: state, multipliers, scratch) come
+// back with download_writable().
+//
+// A pass maps the same arrays in the same order every step (view_mirror.h),
+// so each call takes the next slot and keeps its buffer from step to step,
+// grown to twice the asked size when it outgrows it (like the host's
+// core/scratch_array.h): after the first steps nothing is allocated.
+// Two views may share an array (ContactEnds::weight is
+// ContactArrays::pair_weight): the second mapping of a host pointer in a
+// pass gets the first one's buffer, so the kernels see one array.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+#include "device/device_memory.h"
+
+namespace pabd {
+
+class ArrayMirror {
+ public:
+  explicit ArrayMirror(DeviceMemory& memory) : memory_(memory) {}
+  ~ArrayMirror();
+  ArrayMirror(const ArrayMirror&) = delete;
+  ArrayMirror& operator=(const ArrayMirror&) = delete;
+
+  /// Starts a pass: the next map() takes the first slot.
+  void begin_pass();
+  /// Uploads `count` elements at `pointer` and points it at their device
+  /// copy; a null pointer or no elements map to null (the slot is kept).
+  template <typename T>
+  void map(T*& pointer, std::size_t count) {
+    void* device = map_bytes(pointer, count * sizeof(T), !std::is_const_v<T>);
+    pointer = static_cast<T*>(device);
+  }
+  /// Copies every writable array of this pass back to its host array.
+  void download_writable();
+  /// Device memory held now and at most so far [bytes].
+  std::size_t bytes_held() const { return held_; }
+  std::size_t peak_bytes() const { return peak_; }
+
+ private:
+  struct Slot {
+    void* device = nullptr;
+    std::size_t capacity = 0;
+    const void* host = nullptr;  ///< this pass's host array (null: unused)
+    std::size_t bytes = 0;
+    bool writable = false;
+  };
+  void* map_bytes(const void* host, std::size_t bytes, bool writable);
+
+  DeviceMemory& memory_;
+  std::vector<Slot> slots_;
+  std::size_t next_ = 0;
+  std::size_t held_ = 0, peak_ = 0;
+};
+
+}  // namespace pabd

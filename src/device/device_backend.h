@@ -1,0 +1,36 @@
+// A device backend: where the device part of a step runs (device_step.h).
+// One interface, two makers: CUDA (src/cuda/cuda_backend.cu, built with
+// PABD_CUDA; cuda_absent.cpp says how to get it otherwise) and a serial host
+// stand-in that runs the same mirroring and the same loops, which the CPU
+// tests use to check the backend where no GPU is (emulated_backend.cpp).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "solver/step_context.h"
+#include "solver/step_stages.h"
+
+namespace pabd {
+
+class DeviceBackend {
+ public:
+  virtual ~DeviceBackend() = default;
+  /// The device, in words ("NVIDIA H200", "emulated on the host").
+  virtual std::string name() const = 0;
+  /// Copies the context's arrays (host memory) to the device, runs the
+  /// predict, warm start and iterate loops there over `sweeps`,
+  /// and copies back what they wrote; times them into ctx.timings.
+  virtual void run_loops(StepContext& ctx, const IterationColouring& sweeps) = 0;
+  /// Most device memory held so far [bytes].
+  virtual std::size_t peak_memory() const = 0;
+};
+
+/// The CUDA backend on the first visible device; throws pabd::Error when
+/// pabd was built without CUDA or no CUDA device is found.
+std::unique_ptr<DeviceBackend> make_cuda_backend();
+/// The serial host stand-in, with its own copies of every array.
+std::unique_ptr<DeviceBackend> make_emulated_backend();
+
+}  // namespace pabd

@@ -1,0 +1,22 @@
+// Where a device backend keeps its copies of the step's arrays: memory that
+// the host reaches only through copies (a GPU's), behind one small interface
+// so that the same mirroring code (array_mirror.h) serves CUDA
+// (src/cuda/cuda_backend.cu) and the tests' host stand-in
+// (emulated_backend.cpp). Host-side calls only: nothing here runs in a kernel.
+#pragma once
+
+#include <cstddef>
+
+namespace pabd {
+
+class DeviceMemory {
+ public:
+  virtual ~DeviceMemory() = default;
+  /// `bytes` of device memory (> 0); throws pabd::Error when there is none left.
+  virtual void* allocate(std::size_t bytes) = 0;
+  virtual void release(void* device) = 0;
+  virtual void upload(void* device, const void* host, std::size_t bytes) = 0;
+  virtual void download(void* host, const void* device, std::size_t bytes) = 0;
+};
+
+}  // namespace pabd

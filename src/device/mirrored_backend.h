@@ -1,0 +1,64 @@
+// A DeviceBackend over any DeviceMemory and executor (solver/step_loops.h):
+// mirror the views (view_mirror.h), run the step's loops on the copies,
+// bring back what they wrote. CUDA and the host stand-in differ only in the
+// two types they give it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "core/stage_clock.h"
+#include "device/array_mirror.h"
+#include "device/device_backend.h"
+#include "device/view_mirror.h"
+#include "solver/step_loops.h"
+
+namespace pabd {
+
+template <typename Memory, typename Loops>
+class MirroredBackend final : public DeviceBackend {
+ public:
+  MirroredBackend(std::string name, Memory memory, Loops loops)
+      : name_(std::move(name)), memory_(std::move(memory)), loops_(loops), mirror_(memory_) {}
+
+  std::string name() const override { return name_; }
+  std::size_t peak_memory() const override { return mirror_.peak_bytes(); }
+
+  void run_loops(StepContext& host, const IterationColouring& sweeps) override {
+    auto t0 = StageClock::now();
+    StepContext dev = host;  // settings, flags, observer; the views are swapped below
+    const int pairs = host.contact.pair_count;
+    mirror_.begin_pass();
+    map_arrays(mirror_, dev.bodies);
+    map_arrays(mirror_, dev.bonds);
+    map_arrays(mirror_, dev.contact);
+    map_arrays(mirror_, dev.contact_ends, host.bodies.count, pairs);
+    ColouringView colouring;
+    if (sweeps.colouring) colouring = map_colouring(mirror_, *sweeps.colouring);
+    // The ends the bodies gather: none, or the contacts' (now on the device).
+    const ContactEnds ends = sweeps.ends.begin ? dev.contact_ends : ContactEnds{};
+    StageTimings& t = host.timings;
+    t.transfer_ms += ms_since(t0);
+
+    t0 = StageClock::now();
+    predict_loops(dev, loops_);
+    warm_start_loops(dev, loops_);
+    loops_.finish();
+    t.predict_ms += ms_since(t0);
+    iterate_loops(dev, sweeps.colouring ? &colouring : nullptr, sweeps.with_contacts, ends, t,
+                  loops_);
+
+    t0 = StageClock::now();
+    mirror_.download_writable();
+    t.transfer_ms += ms_since(t0);
+  }
+
+ private:
+  std::string name_;
+  Memory memory_;
+  Loops loops_;
+  ArrayMirror mirror_;
+};
+
+}  // namespace pabd

@@ -1,0 +1,139 @@
+// The step's views with every array swapped for its device copy
+// (array_mirror.h): the lists below name each array of a view and how many
+// elements it has. A field added to a view must be added here too; the
+// static_asserts count the pointers so that a forgotten one fails to build
+// instead of leaving a kernel to read host memory on the device.
+#pragma once
+
+#include <cstddef>
+
+#include "device/array_mirror.h"
+#include "model/body_arrays.h"
+#include "model/bond_arrays.h"
+#include "model/contact_arrays.h"
+#include "solver/colouring.h"
+#include "solver/step_loops.h"
+
+namespace pabd {
+
+namespace view_mirror_detail {
+/// Bytes of a view of one int count (padded to a pointer) and `pointers` pointers.
+constexpr std::size_t one_count(int pointers) { return sizeof(void*) * (pointers + 1); }
+}  // namespace view_mirror_detail
+
+/// Per body: model, state, scratch; the bond-end adjacency (CSR).
+inline void map_arrays(ArrayMirror& m, BodyArrays& b) {
+  static_assert(sizeof(BodyArrays) == view_mirror_detail::one_count(24),
+                "map_arrays(BodyArrays) must list every array of BodyArrays");
+  const std::size_t n = static_cast<std::size_t>(b.count);
+  const std::size_t ends = n > 0 ? static_cast<std::size_t>(b.end_begin[n]) : 0;
+  m.map(b.mass, n);
+  m.map(b.affine_inertia, n);
+  m.map(b.is_static, n);
+  m.map(b.linear_damping, n);
+  m.map(b.angular_damping, n);
+  m.map(b.applied_force, n);
+  m.map(b.applied_torque, n);
+  m.map(b.position, n);
+  m.map(b.affine, n);
+  m.map(b.orientation, n);
+  m.map(b.velocity, n);
+  m.map(b.angular_velocity, n);
+  m.map(b.start_position, n);
+  m.map(b.start_orientation, n);
+  m.map(b.start_affine, n);
+  m.map(b.target_position, n);
+  m.map(b.target_affine, n);
+  m.map(b.iterate_position, n);
+  m.map(b.iterate_orientation, n);
+  m.map(b.previous_position, n);
+  m.map(b.previous_orientation, n);
+  m.map(b.motion, n);
+  m.map(b.end_begin, n + 1);
+  m.map(b.end_index, ends);
+}
+
+/// Per bond and per end (2 per bond).
+inline void map_arrays(ArrayMirror& m, BondArrays& b) {
+  static_assert(sizeof(BondArrays) == view_mirror_detail::one_count(14),
+                "map_arrays(BondArrays) must list every array of BondArrays");
+  const std::size_t n = static_cast<std::size_t>(b.count), ends = 2 * n;
+  m.map(b.kind, n);
+  m.map(b.end_body, ends);
+  m.map(b.end_local, ends);
+  m.map(b.stiffness, n);
+  m.map(b.rest_length, n);
+  m.map(b.axis, n);
+  m.map(b.hard, n);
+  m.map(b.axis_model, n);
+  m.map(b.mass_behind, n);
+  m.map(b.axis_state, n);
+  m.map(b.penalty, n);
+  m.map(b.lambda, n);
+  m.map(b.end_weight, ends);
+  m.map(b.end_pull, ends);
+}
+
+/// Per contact, per end (2 per contact), per slot (4 per contact), per pair
+/// and per pair end (2 per pair).
+inline void map_arrays(ArrayMirror& m, ContactArrays& c) {
+  static_assert(sizeof(ContactArrays) == sizeof(void*) * (26 + 2),
+                "map_arrays(ContactArrays) must list every array of ContactArrays");
+  const std::size_t k = static_cast<std::size_t>(c.count);
+  const std::size_t pairs = static_cast<std::size_t>(c.pair_count);
+  m.map(c.end_body, 2 * k);
+  m.map(c.end_radius, 2 * k);
+  m.map(c.slot_local, kContactSlots * k);
+  m.map(c.normal, k);
+  m.map(c.friction, k);
+  m.map(c.restitution, k);
+  m.map(c.approach_velocity, k);
+  m.map(c.penalty, k);
+  m.map(c.normal_penalty, k);
+  m.map(c.gap_offset, k);
+  m.map(c.start_gap, k);
+  m.map(c.anchor_reach, k);
+  m.map(c.lambda, k);
+  m.map(c.sticking, k);
+  m.map(c.end_weight, 2 * k);
+  m.map(c.end_scale, 2 * k);
+  m.map(c.record, k);
+  m.map(c.pair_begin, pairs);
+  m.map(c.pair_end, pairs);
+  m.map(c.pair_body, 2 * pairs);
+  m.map(c.pair_round, pairs);
+  m.map(c.pair_record, pairs);
+  m.map(c.pair_quiet, pairs);
+  m.map(c.pair_sums, 2 * pairs);
+  m.map(c.pair_weight, 2 * pairs);
+  m.map(c.pair_second_moment, 2 * pairs);
+}
+
+/// The bodies' lists of contact pair ends; `body_count` bodies, `pair_count`
+/// pairs. Its weight, sums and second moments are the contact arrays' own:
+/// map it after them (map_arrays(ContactArrays)) to share their buffers.
+inline void map_arrays(ArrayMirror& m, ContactEnds& e, int body_count, int pair_count) {
+  static_assert(sizeof(ContactEnds) == 6 * sizeof(void*),
+                "map_arrays(ContactEnds) must list every array of ContactEnds");
+  const std::size_t n = static_cast<std::size_t>(body_count);
+  const std::size_t listed = e.begin ? static_cast<std::size_t>(e.begin[n]) : 0;
+  const std::size_t pair_ends = 2 * static_cast<std::size_t>(pair_count);
+  m.map(e.begin, n + 1);
+  m.map(e.index, listed);
+  m.map(e.weight, pair_ends);
+  m.map(e.sums, pair_ends);
+  m.map(e.second_moment, pair_ends);
+  m.map(e.bound, listed);
+}
+
+/// A colouring's lists on the device; the launch sizes stay in host memory.
+inline ColouringView map_colouring(ArrayMirror& m, const Colouring& c) {
+  ColouringView v = host_view(c);
+  m.map(v.order, c.order.size());
+  m.map(v.bond_order, c.bond_order.size());
+  m.map(v.colour, c.colour.size());
+  m.map(v.block_begin, v.block_begin ? c.block_begin.size() : 0);
+  return v;
+}
+
+}  // namespace pabd
