@@ -105,6 +105,8 @@ const std::vector<Setting>& settings_table() {
       field("collisions", &WorldDef::collisions),
       field("contact_margin", &WorldDef::contact_margin),
       choice("solver", &WorldDef::solver, {{"pabd", SolverKind::Pabd}, {"avbd", SolverKind::Avbd}}),
+      choice("device", &WorldDef::device,
+             {{"cpu", pabd::Device::Cpu}, {"cuda", pabd::Device::Cuda}}),
       choice("iteration_order", &WorldDef::iteration_order,
              {{"colored", IterationOrder::Colored}, {"jacobi", IterationOrder::Jacobi}}),
       choice("prediction", &WorldDef::prediction,

@@ -217,6 +217,50 @@ TEST(Cli, BadFlagsExitTwoWithOneLine) {
   }
 }
 
+// --device and settings.device: a bad value is bad input, and so is a device
+// this build or machine does not have (one line naming it, nothing run).
+TEST(Cli, DeviceIsCheckedAndAnAbsentOneIsOneLine) {
+  const std::string scene = quote(kSource + "/scenes/pendulum.json");
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"run " + scene + " --quiet --device gpu",
+       "pabd run: --device: expected cpu or cuda, got 'gpu'"},
+      {"run " + scene + " --quiet --device ''", "pabd run: --device: expected cpu or cuda"},
+      {"bench " + scene + " --quiet --device tpu", "pabd bench: --device: expected cpu or cuda"},
+      {"view " + scene + " --device tpu", "pabd view: --device: expected cpu or cuda"},
+  };
+  for (const auto& [args, starts] : bad) {
+    SCOPED_TRACE(args);
+    const Outcome r = run_pabd(args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_EQ(r.err.rfind(starts, 0), 0u) << r.err;
+  }
+  const std::string tpu = write_scene(
+      R"({"settings": {"device": "tpu"}, "bodies": [{"name": "b", "shape": {"type": "sphere",
+          "radius": 0.1}}]})",
+      ".tpu.json");
+  const Outcome file = run_pabd("run " + quote(tpu) + " --steps 1 --quiet");
+  EXPECT_EQ(file.status, 2);
+  EXPECT_NE(file.err.find("/settings/device: expected \"cpu\" or \"cuda\""), std::string::npos)
+      << file.err;
+  // CUDA: runs where this build and machine have it, else one line naming why.
+  const Outcome cuda = run_pabd("run " + scene + " --steps 2 --quiet --device cuda");
+  if (cuda.status != 0) {
+    EXPECT_EQ(cuda.status, 2);
+    EXPECT_TRUE(one_line(cuda.err)) << cuda.err;
+    EXPECT_NE(cuda.err.find("device cuda: "), std::string::npos) << cuda.err;
+    EXPECT_EQ(cuda.out, "");
+  }
+  // The CPU, named in the stats.
+  const std::string stats = out_path(".device.stats.json");
+  const Outcome cpu =
+      run_pabd("run " + scene + " --steps 2 --quiet --device cpu --stats " + quote(stats));
+  ASSERT_EQ(cpu.status, 0) << cpu.err;
+  const nlohmann::json j = nlohmann::json::parse(read_file(stats));
+  EXPECT_EQ(j.at("device"), "CPU");
+  EXPECT_EQ(j.at("device_peak_mb"), 0);
+}
+
 TEST(Cli, MethodFlagsOverrideTheSceneSettings) {
   // The same 30 steps of the hanging chain with method flags: the paper's
   // local step and Jacobi sweeps change the states written (each takes
@@ -530,7 +574,8 @@ const char* kBenchCsvHeader =
     "scene,bodies,joints,iterations,threads,steps,collision_ms,solve_ms,total_ms,contacts,"
     "outcome,commit,machine,compiler,stage_detect_ms,stage_broadphase_ms,stage_narrowphase_ms,"
     "stage_contact_setup_ms,stage_contact_load_ms,stage_predict_ms,stage_bonds_ms,"
-    "stage_solve_ms,stage_dual_ms,stage_velocities_ms,stage_total_ms,stage_fields_ms";
+    "stage_solve_ms,stage_dual_ms,stage_velocities_ms,stage_total_ms,stage_fields_ms,device,"
+    "device_peak_mb,transfer_ms";
 
 /// The CSV's data rows as maps from column name to text; the header is checked.
 std::vector<std::map<std::string, std::string>> bench_rows(const std::string& csv_path) {

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "cli/command_support.h"
+#include "cli/device_flag.h"
 #include "pabd/scene.h"
 #include "pabd_build_info.h"  // generated at build time by cmake/BuildInfo.cmake
 
@@ -55,6 +56,7 @@ struct BenchArgs {
   std::vector<std::string> scenes;  ///< named scene files; none: every *.json of the folder
   std::string scenes_dir;
   std::string threads = "1,2";
+  DeviceFlag device;  ///< --device: every run's
   long long steps = 0;
   long long warmup = 0;
   double max_seconds = 10;
@@ -76,6 +78,9 @@ struct Row {
   long long steps = 0;                                                ///< steps of each run
   double collision_ms = 0, solve_ms = 0, total_ms = 0, contacts = 0;  ///< medians over all steps
   std::vector<double> stage_ms;  ///< medians of StepSamples::stages(), in that order (CSV only)
+  std::string device;            ///< World::device_name() (CSV only)
+  double device_peak_mb = 0;     ///< the most device memory of its runs (CSV only)
+  double transfer_ms = 0;        ///< median of StageTimings::transfer_ms (CSV only)
   std::string outcome;           ///< ok, non-finite at step N, skipped (...), error: ...
   bool failed = false;           ///< an error or a non-finite state: exit status 1
 };
@@ -339,7 +344,7 @@ std::string csv_header() {
       "outcome,commit,machine,compiler";
   for (const auto& [name, values] : StepSamples{}.stages())
     h.append(",stage_").append(name).append("_ms");
-  return h + "\n";
+  return h + ",device,device_peak_mb,transfer_ms\n";
 }
 
 void write_csv_row(std::ostream& csv, const Row& r, const BuildAndMachine& d) {
@@ -350,6 +355,9 @@ void write_csv_row(std::ostream& csv, const Row& r, const BuildAndMachine& d) {
   const std::size_t stages = StepSamples{}.stages().size();
   for (std::size_t i = 0; i < stages; ++i)
     line.append(",").append(r.stage_ms.size() == stages ? format_number(r.stage_ms[i]) : "");
+  line.append(",").append(csv_field(r.device));
+  line.append(",").append(r.timed ? format_number(r.device_peak_mb) : "");
+  line.append(",").append(r.timed && r.steps > 0 ? format_number(r.transfer_ms) : "");
   csv << line << "\n" << std::flush;
 }
 
@@ -387,13 +395,18 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
   const std::size_t n = ctx.threads.size();
   std::vector<StepSamples> samples(n);
   std::vector<long long> steps_per_run(n, 0), failed_at(n, 0);
+  std::vector<std::vector<double>> transfer(n);
+  std::vector<double> device_peak_mb(n, 0);
+  std::string device;
   std::vector<StepFailure> failure(n, StepFailure::None);
   for (long long rep = 1; rep <= a.repeat; ++rep) {
     for (std::size_t i = 0; i < n; ++i) {
       if (failed_at[i] > 0) continue;  // deterministic: it would fail again
       WorldDef settings = scene.settings;
       settings.threads = ctx.threads[i];
+      a.device.apply(settings);
       World world = build_world(scene, settings);
+      device = world.device_name();
       const std::string label =
           "pabd bench: [" + ctx.position + "] " + base.scene + ", " +
           std::to_string(ctx.threads[i]) + (ctx.threads[i] == 1 ? " thread" : " threads") +
@@ -422,12 +435,15 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
           failure[i] = result.failure;
           break;
         }
+        transfer[i].push_back(world.last_timings().transfer_ms);
         ++taken;
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         ctx.progress.show(label + std::to_string(taken) + "/" + std::to_string(steps) + ", " +
                           fixed(elapsed, 1) + " s");
         if (a.max_seconds > 0 && taken >= kMinBudgetSteps && elapsed >= limit) break;
       }
+      device_peak_mb[i] =
+          std::max(device_peak_mb[i], static_cast<double>(world.device_peak_memory()) / 1e6);
       if (!steps_fixed && failed_at[i] == 0) steps = taken;
       steps_fixed = true;
       steps_per_run[i] = taken;
@@ -444,6 +460,9 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
     r.solve_ms = median(samples[i].solver);
     r.total_ms = median(samples[i].step_ms);
     r.contacts = median(samples[i].contacts);
+    r.device = device;
+    r.device_peak_mb = device_peak_mb[i];
+    r.transfer_ms = median(transfer[i]);
     if (!samples[i].step_ms.empty())
       for (const auto& [name, values] : samples[i].stages()) r.stage_ms.push_back(median(*values));
     r.failed = failed_at[i] > 0;
@@ -471,7 +490,19 @@ Row error_row(const std::string& path, const std::string& what) {
 
 int bench(const BenchArgs& args, const CLI::App& cmd) {
   check_flags(args, cmd);
+  args.device.check("pabd bench");
   const std::vector<int> threads = parse_threads(args.threads);
+  // The device, named in the header; an absent one ends the command before any timing.
+  std::string device = "CPU";
+  {
+    WorldDef probe = default_world_def();
+    args.device.apply(probe);
+    try {
+      device = World(probe).device_name();
+    } catch (const Error& e) {
+      throw CommandFailure{kExitBadInput, std::string("pabd bench: --device: ") + e.what()};
+    }
+  }
 
   // Named files are all loaded now: a bad one ends the command before any timing.
   const bool named = !args.scenes.empty();
@@ -489,6 +520,7 @@ int bench(const BenchArgs& args, const CLI::App& cmd) {
   std::printf("pabd bench %s, commit %s\n", d.date.c_str(), d.commit.c_str());
   std::printf("  machine   %s\n", d.machine.c_str());
   std::printf("  compiler  %s (%s)\n", d.compiler.c_str(), d.flags.c_str());
+  std::printf("  device    %s\n", device.c_str());
   std::printf("  scenes    %zu %s%s; threads %s\n", paths.size(),
               named ? (paths.size() == 1 ? "named file" : "named files") : "files in ", dir.c_str(),
               args.threads.c_str());
@@ -576,6 +608,7 @@ void add_bench_command(CLI::App& app, int& exit_status) {
                   "Scenes directory (default: ./scenes, else the source tree's scenes/)");
   cmd->add_option("--threads", args->threads, "Comma-separated thread counts, each >= 1")
       ->default_str("1,2");
+  args->device.add_to(*cmd);
   args->steps_opt =
       cmd->add_option("--steps", args->steps,
                       "Steps per run, >= 1 (default: settings.steps, else 300), within "

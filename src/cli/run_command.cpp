@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "cli/command_support.h"
+#include "cli/device_flag.h"
 #include "cli/method_flags.h"
 #include "output/recording.h"
 #include "pabd/scene.h"
@@ -62,6 +63,7 @@ struct RunArgs {
   std::string save_state_path;  ///< --save-state: the snapshot after the last step
   std::string resume_path;      ///< --resume: a snapshot to continue from
   MethodFlags method;           ///< --iteration-order, --local-step
+  DeviceFlag device;            ///< --device
   CLI::Option* steps_opt = nullptr;
   CLI::Option* dt_opt = nullptr;
   CLI::Option* iterations_opt = nullptr;
@@ -103,6 +105,7 @@ void check_flags(const RunArgs& a, const CLI::App& cmd) {
   if (cmd.get_option("--solver")->count() > 0 && a.solver != "pabd" && a.solver != "avbd")
     bad("--solver", "pabd or avbd", "'" + a.solver + "'");
   a.method.check("pabd run");
+  a.device.check("pabd run");
 }
 
 // ---------------------------------------------------------------------------
@@ -186,6 +189,8 @@ struct RunInfo {
   int bodies = 0, moving = 0, joints = 0, iterations = 0, threads = 0;
   long long steps = 0;
   double dt = 0;
+  std::string device;         ///< World::device_name()
+  double device_peak_mb = 0;  ///< World::device_peak_memory(), after the run
 };
 
 nlohmann::json stats_json(const RunInfo& info, const Samples& samples) {
@@ -200,6 +205,8 @@ nlohmann::json stats_json(const RunInfo& info, const Samples& samples) {
           {"steps", info.steps},
           {"iterations", info.iterations},
           {"threads", info.threads},
+          {"device", info.device},
+          {"device_peak_mb", info.device_peak_mb},
           {"dt", info.dt},
           {"ms_per_step",
            {{"median", median(ms)},
@@ -222,6 +229,8 @@ void print_summary(const RunInfo& info, const Samples& samples) {
   std::printf("  joints      %d\n", info.joints);
   std::printf("  steps       %lld of %s s, %d iterations, %d threads\n", info.steps,
               format_number(info.dt).c_str(), info.iterations, info.threads);
+  if (info.device != "CPU")
+    std::printf("  device      %s, %.1f MB at most\n", info.device.c_str(), info.device_peak_mb);
   std::printf("  ms/step     median %.4f  min %.4f  max %.4f\n", median(ms),
               *std::min_element(ms.begin(), ms.end()), *std::max_element(ms.begin(), ms.end()));
   std::printf("  stage         median ms\n");
@@ -273,6 +282,7 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   if (!args.solver.empty())
     settings.solver = args.solver == "avbd" ? SolverKind::Avbd : SolverKind::Pabd;
   args.method.apply(settings);
+  args.device.apply(settings);
   const long long steps =
       args.steps_opt->count() > 0 ? args.steps : scene.steps.value_or(kDefaultSteps);
 
@@ -298,6 +308,7 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   info.dt = settings.dt;
   info.iterations = settings.iterations;
   info.threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
+  info.device = world.device_name();
   std::vector<BodyId> moving;
   for (int i = 0; i < world.body_count(); ++i)
     if (world.is_valid(world.body_at(i)) && !world.is_static(world.body_at(i)))
@@ -339,6 +350,7 @@ int run(const RunArgs& args, const CLI::App& cmd) {
   if (states && !states->flush())
     throw CommandFailure{kExitFailure, "pabd run: " + args.states_path + ": write failed"};
   if (snapshot) save_state_to(world, *snapshot, args.save_state_path);
+  info.device_peak_mb = static_cast<double>(world.device_peak_memory()) / 1e6;
   if (stats && !(*stats << stats_json(info, samples).dump(2) << '\n').flush())
     throw CommandFailure{kExitFailure, "pabd run: " + args.stats_path + ": write failed"};
   try {
@@ -392,6 +404,7 @@ void add_run_command(CLI::App& app, int& exit_status) {
                   "go on from it, and the run gives the same bits as one that never stopped");
   cmd->add_option("--solver", args->solver, "pabd or avbd (default: settings.solver, else pabd)");
   args->method.add_to(*cmd);
+  args->device.add_to(*cmd);
   cmd->callback([args, cmd, &exit_status] {
     exit_status =
         run_reporting_failures("pabd run", args->scene_path, [&] { return run(*args, *cmd); });

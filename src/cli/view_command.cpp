@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_support.h"
+#include "cli/device_flag.h"
 #include "cli/run_command.h"
 #ifdef PABD_HAVE_VIEWER
 #include "viewer/viewer_app.h"
@@ -34,6 +36,7 @@ struct ViewArgs {
   bool fixed_step = false;
   long long threads = 0;
   CLI::Option* threads_opt = nullptr;  ///< given: overrides the scene's settings.threads
+  DeviceFlag device;                   ///< --device
   bool contacts = false;
   std::string follow;
 };
@@ -75,6 +78,12 @@ int run_view(const ViewArgs& args) {
     return kExitBadInput;
   }
   // The same range as `pabd run --threads`.
+  try {
+    args.device.check("pabd view");
+  } catch (const CommandFailure& e) {
+    std::fprintf(stderr, "%s\n", e.message.c_str());
+    return kExitBadInput;
+  }
   const bool threads = args.threads_opt->count() > 0;
   if (threads && (args.threads < 0 || args.threads > 1'000'000)) {
     std::fprintf(stderr, "pabd view: --threads: expected an integer >= 0 (0 = OpenMP's default)\n");
@@ -94,6 +103,7 @@ int run_view(const ViewArgs& args) {
   opt.height = static_cast<int>(size[1]);
   opt.fixed_step = args.fixed_step;
   opt.threads = threads ? static_cast<int>(args.threads) : -1;
+  opt.device = args.device.value;
   opt.contacts = args.contacts;
   opt.follow = args.follow;
   return viewer::run_viewer(opt);
@@ -138,6 +148,7 @@ void add_view_command(CLI::App& app, int& exit_status) {
   args->threads_opt = cmd->add_option(
       "--threads", args->threads,
       "Solver threads, 0 = OpenMP's default (default: settings.threads; the panel changes it)");
+  args->device.add_to(*cmd);
   cmd->add_flag("--contacts", args->contacts,
                 "Start with the contact points and normals shown (C toggles them)");
   cmd->add_option("--follow", args->follow,

@@ -22,7 +22,8 @@ void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable)
     Slot& other = slots_[i];
     if (other.host != host) continue;
     if (other.bytes < bytes)
-      throw Error("device mirror: an array mapped twice in one pass with a larger size the second time");
+      throw Error(
+          "device mirror: an array mapped twice in one pass with a larger size the second time");
     other.writable = other.writable || writable;
     return other.device;
   }

@@ -216,7 +216,7 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
   r.check_object(s, path, "an object",
                  {"dt", "iterations", "gravity", "steps", "augmented_lagrangian", "solver",
                   "iteration_order", "chebyshev_rho", "relaxation", "hard_stiffness_mass_ratio",
-                  "avbd_stabilization", "max_rotation_per_step", "local_step"});
+                  "avbd_stabilization", "max_rotation_per_step", "local_step", "device"});
   WorldDef& w = scene.settings;
   r.opt_number(s, path, "dt", Range::Positive, w.dt);
   if (s.contains("iterations"))
@@ -228,6 +228,7 @@ void read_settings(const Reader& r, const json& s, const std::string& path, Scen
         r.boolean(s.at("augmented_lagrangian"), child(path, "augmented_lagrangian"));
   opt_choice(r, s, path, "solver", {{"pabd", SolverKind::Pabd}, {"avbd", SolverKind::Avbd}},
              w.solver);
+  opt_choice(r, s, path, "device", {{"cpu", Device::Cpu}, {"cuda", Device::Cuda}}, w.device);
   opt_choice(r, s, path, "iteration_order",
              {{"jacobi", IterationOrder::Jacobi}, {"colored", IterationOrder::Colored}},
              w.iteration_order);

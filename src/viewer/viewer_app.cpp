@@ -158,6 +158,8 @@ bool App::open_scene(const std::string& path) {
   try {
     Scene s = load_scene(path);
     if (opt_.threads >= 0) s.settings.threads = opt_.threads;  // --threads wins over the file
+    if (!opt_.device.empty())
+      s.settings.device = opt_.device == "cuda" ? Device::Cuda : Device::Cpu;
     World w = build_world(s, s.settings);
     spring_.forget();
     scene_ = std::move(s);

@@ -23,6 +23,7 @@ struct ViewerOptions {
   int height = 720;              ///< window height [pixels]
   bool fixed_step = false;       ///< exactly one simulation step per frame
   int threads = -1;              ///< solver threads (0 = OpenMP's default); -1 = the scene's
+  std::string device;            ///< "cpu" or "cuda"; empty = the scene's settings.device
   bool contacts = false;         ///< start with the contact display on
   std::string follow;            ///< keep this body in view, framed close (empty: frame the scene)
 };
