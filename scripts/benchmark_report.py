@@ -719,7 +719,7 @@ def section_table2(table2, piles, header):
              "```",
              "build/pabd bench [SCENE.json ...] [--scenes DIR] [--threads 1,2] [--steps N]",
              "                 [--warmup N] [--max-seconds S] [--max-bodies N] [--repeat R]",
-             "                 [--csv FILE] [--quiet]",
+             "                 [--device cpu|cuda] [--csv FILE] [--quiet]",
              "```", "",
              "`build/pabd bench --help` lists the flags; `--csv FILE` writes one row per table "
              f"row (header `{','.join(header)}`). A bad flag or scene file "

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every test: formatting check, Release build + CTest, the same
 # tests under AddressSanitizer + UndefinedBehaviorSanitizer, and the CUDA
-# compile check of the shared kernels when nvcc is present.
+# build (the shared kernels and the device backend) when nvcc is present.
 #   scripts/test.sh           everything (what CI runs)
 #   scripts/test.sh --quick   Release build + CTest only
 set -euo pipefail
@@ -48,13 +48,16 @@ if [ $quick -eq 0 ]; then
   nvcc=$(command -v nvcc || true)
   [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
   if [ -n "$nvcc" ]; then
-    echo "== CUDA compile check of the shared kernels ($nvcc) (at $SECONDS s)"
+    echo "== CUDA: the kernels and the device backend with nvcc ($nvcc) (at $SECONDS s)"
     # One architecture (Hopper, the GPU machines') is enough to prove that nvcc
     # accepts the kernels, at half the compile time of src/cuda's default two.
-    cmake -S . -B build-cuda -DPABD_CUDA_COMPILE_CHECK=ON -DCMAKE_CUDA_COMPILER="$nvcc" \
-      -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DPABD_BUILD_TESTS=OFF -DPABD_BUILD_BENCHMARKS=OFF -DPABD_BUILD_EXAMPLES=OFF >/dev/null
-    cmake --build build-cuda --target pabd_cuda_kernels -j"$jobs"
+    # The backend is linked into pabd and the device test, which runs here
+    # with every case skipped (no GPU): what a build without a device does.
+    cmake -S . -B build-cuda -DPABD_CUDA_COMPILE_CHECK=ON -DPABD_CUDA=ON \
+      -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DPABD_BUILD_BENCHMARKS=OFF -DPABD_BUILD_EXAMPLES=OFF -DPABD_BUILD_PYTHON=OFF >/dev/null
+    cmake --build build-cuda --target pabd_cuda_kernels pabd_cli test_cuda_device -j"$jobs"
+    build-cuda/tests/test_cuda_device
   else
     echo "== CUDA compile check skipped: nvcc not found"
   fi

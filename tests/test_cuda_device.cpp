@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -31,7 +32,12 @@
 namespace pabd {
 namespace {
 
-const std::string kScenes = std::string(PABD_SOURCE_DIR) + "/scenes/";
+/// The scenes folder: the source tree's, or $PABD_SOURCE_DIR's where the
+/// build was carried to another machine (scripts/gpu_check.sh).
+std::string scenes_dir() {
+  const char* moved = std::getenv("PABD_SOURCE_DIR");
+  return std::string(moved ? moved : PABD_SOURCE_DIR) + "/scenes/";
+}
 
 /// Skips the test where there is no CUDA device.
 #define SKIP_WITHOUT_CUDA()      \
@@ -69,7 +75,7 @@ Difference difference(const World& a, const World& b) {
 /// the last against `last_tolerance` (infinity: reported only). Prints one
 /// summary line for scripts/gpu_check.sh.
 void compare(const char* name, int steps, double last_tolerance) {
-  const Scene s = load_scene(kScenes + name + ".json");
+  const Scene s = load_scene(scenes_dir() + name + ".json");
   World cpu = build_world(s, on(Device::Cpu, s.settings));
   World gpu = build_world(s, on(Device::Cuda, s.settings));
   int first_difference = 0;
