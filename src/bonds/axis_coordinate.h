@@ -20,6 +20,7 @@
 
 #include "bonds/bond_end_pair.h"
 #include "bonds/line_bond.h"
+#include "math/portable_trig.h"
 #include "model/axis_bond_data.h"
 #include "model/body_arrays.h"
 #include "model/bond_arrays.h"
@@ -50,7 +51,8 @@ PABD_HD bool is_drive_bond(BondKind kind) {
 PABD_HD AxisMeasure hinge_measure(Vec3 ya, Vec3 yb, Vec3 oa, Vec3 ob, Vec3 n) {
   const Vec3 ra = across(ya - oa, n), rb = across(yb - ob, n);
   AxisMeasure m;
-  m.value = std::atan2(dot(n, cross(ra, rb)), dot(ra, rb));
+  // pabd's own arctangent: a device computes the same bits (math/portable_trig.h).
+  m.value = portable_atan2(dot(n, cross(ra, rb)), dot(ra, rb));
   const Real la = length(ra), lb = length(rb);
   if (la > 0) m.dir_a = (Real(1) / la) * cross(n, ra);
   if (lb > 0) m.dir_b = (Real(1) / lb) * cross(n, rb);

@@ -36,6 +36,7 @@
 #include <cmath>
 
 #include "bonds/axis_coordinate.h"
+#include "math/portable_trig.h"
 
 namespace pabd {
 
@@ -52,8 +53,10 @@ PABD_HD void drive_step_setup(const AxisBondModel& p, AxisBondState& s, Real tim
   } else if (p.mode == AxisDriveMode::Position) {
     const Real omega = Real(2 * 3.14159265358979323846) * p.frequency;
     const Real angle = omega * time + p.phase;
-    const Real goal = p.target + p.amplitude * std::sin(angle);
-    const Real goal_rate = p.amplitude * omega * std::cos(angle);
+    Real sin_angle, cos_angle;  // pabd's own: the same bits on a device (math/portable_trig.h)
+    portable_sin_cos(angle, sin_angle, cos_angle);
+    const Real goal = p.target + p.amplitude * sin_angle;
+    const Real goal_rate = p.amplitude * omega * cos_angle;
     const Real damping = p.damping / h;
     const Real k = p.stiffness + damping;
     s.target = r * (p.stiffness * goal + damping * (s.start + h * goal_rate)) / k;

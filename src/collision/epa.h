@@ -17,6 +17,7 @@
 #pragma once
 
 #include "collision/gjk.h"
+#include "math/portable_trig.h"
 #include "shapes/shape_geometry.h"
 
 namespace pabd {
@@ -77,7 +78,9 @@ PABD_HD bool complete_tetrahedron(const CoreA& a, const CoreB& b, Simplex& s, Re
     const Vec3 p = any_perpendicular(e), q = cross(e, p);
     for (int k = 0; k < 6 && s.count == 2; ++k) {
       const Real angle = Real(k) * Real(1.0471975511965976);  // 60 degrees
-      const Vec3 d = std::cos(angle) * p + std::sin(angle) * q;
+      Real sin_angle, cos_angle;  // pabd's own: the same bits on a device
+      portable_sin_cos(angle, sin_angle, cos_angle);
+      const Vec3 d = cos_angle * p + sin_angle * q;
       const SimplexVertex w = minkowski_support(a, b, d);
       if (length(cross(w.w - s.v[0].w, e)) > eps) s.v[s.count++] = w;
     }
