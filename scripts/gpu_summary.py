@@ -15,6 +15,13 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchmark_report import PAPER_TABLE2, ReportError, load_bench_csv  # noqa: E402
 
+# The paper's RTX 3080 points for the scaling plot, ms per step (Table 2:
+# t_col + t_solve of the ball-into-stack row; the text's 160 ms for the
+# 125,001-body pile), by moving bodies.
+PAPER_POINTS = [(1001, 3.15 + 2.65), (125001, 160.0)]
+# The scenes of the scaling plot, small to large.
+SCALING_SCENES = ["ball_into_stack", "pile_20", "pile_30", "pile_50_heavy"]
+
 # The CUDA issue's targets: the 125k pile with the ball's impact, steps per
 # second (30 the target, 100 the goal beyond it), and ball_into_stack's step.
 PILE_STEPS_PER_S_TARGET = 30
@@ -58,6 +65,41 @@ def timing_table(title, cpu, gpu, with_paper):
     return lines + [""]
 
 
+def scaling_plot(path, cpu, gpu, card):
+    """ms per step against moving bodies, log-log: the CPU's and the card's
+    rows and the paper's RTX 3080 points. False where matplotlib is missing."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "pabd-gpu-check"  # same data, same file
+    matplotlib.rcParams["svg.fonttype"] = "none"
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    for rows, label, style in ((cpu, "pabd, CPU", ("C0", "o", "-")),
+                               (gpu, f"pabd, {card}", ("C3", "s", "-"))):
+        pts = sorted((rows[s]["bodies"], rows[s]["total_ms"]) for s in SCALING_SCENES
+                     if s in rows and rows[s].get("total_ms"))
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], color=style[0], marker=style[1],
+                    linestyle=style[2], label=label)
+    ax.plot([p[0] for p in PAPER_POINTS], [p[1] for p in PAPER_POINTS], color="C2", marker="^",
+            linestyle="none", label="the paper, RTX 3080")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("moving bodies")
+    ax.set_ylabel("ms per step (median)")
+    ax.set_title("Time per step against scene size (log-log)")
+    ax.grid(True, which="both", linewidth=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    return True
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", required=True, help="gpu_check's folder (tests.log, *_cuda.csv, *_cpu.csv)")
@@ -96,6 +138,12 @@ def main():
     ball = t2[1].get("ball_into_stack", {})
     if ball.get("total_ms"):
         lines.append(f"- ball_into_stack: {ball['total_ms']:.3f} ms/step (target < {BALL_MS_TARGET})")
+    cpu_rows = {**t2[0], **piles[0]}
+    gpu_rows = {**t2[1], **piles[1]}
+    svg = os.path.join(a.out, "gpu_scaling.svg")
+    if scaling_plot(svg, cpu_rows, gpu_rows, card):
+        lines += ["", f"Scaling plot: {svg} (ms per step against moving bodies, CPU, card and "
+                  "the paper's RTX 3080)."]
     print("\n".join(lines))
     return 0
 
