@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "device/mirrored_backend.h"
 #include "pabd/world.h"
@@ -45,8 +46,54 @@ __global__ void each_index_kernel(int n, Fn f) {
 /// the contact sweeps): 128 threads a block, two blocks an SM.
 constexpr int kThreadsPerBlock = 128;
 
+/// Stage timing by the device's clock: CUDA events recorded between the
+/// launches, read once the device is done (CudaLoops::finish). No wait
+/// between the launches: a colored sweep launches some 600 loops a step.
+class CudaStageTimers {
+ public:
+  CudaStageTimers() = default;
+  CudaStageTimers(const CudaStageTimers&) = delete;
+  CudaStageTimers& operator=(const CudaStageTimers&) = delete;
+  ~CudaStageTimers() {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  }
+  /// Records the next event of the pool (created once, reused every step).
+  int record() {
+    if (next_ == events_.size()) {
+      cudaEvent_t e = nullptr;
+      check(cudaEventCreate(&e), "cudaEventCreate");
+      events_.push_back(e);
+    }
+    check(cudaEventRecord(events_[next_]), "cudaEventRecord");
+    return static_cast<int>(next_++);
+  }
+  void add_later(int from, int to, double* ms) { pending_.push_back({from, to, ms}); }
+  /// Adds every pending interval to its figure; the device must be done.
+  void settle() {
+    for (const Pending& p : pending_) {
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, events_[p.from], events_[p.to]), "cudaEventElapsedTime");
+      *p.ms += ms;
+    }
+    pending_.clear();
+    next_ = 0;
+  }
+
+ private:
+  struct Pending {
+    int from, to;
+    double* ms;
+  };
+  std::vector<cudaEvent_t> events_;
+  std::vector<Pending> pending_;
+  std::size_t next_ = 0;
+};
+
 /// One thread per index, on the default stream, in launch order.
 struct CudaLoops {
+  std::shared_ptr<CudaStageTimers> timers = std::make_shared<CudaStageTimers>();
+  using Mark = int;
+
   template <typename Fn>
   void each(int n, const Fn& f) const {
     if (n <= 0) return;
@@ -61,7 +108,12 @@ struct CudaLoops {
   void blocks(int n, const Fn& f) const {
     each(n, f);
   }
-  void finish() const { check(cudaDeviceSynchronize(), "kernel"); }
+  Mark start() const { return timers->record(); }
+  void stop(Mark mark, double& ms) const { timers->add_later(mark, timers->record(), &ms); }
+  void finish() const {
+    check(cudaDeviceSynchronize(), "kernel");
+    timers->settle();
+  }
 };
 
 }  // namespace

@@ -30,7 +30,7 @@ class HostBufferMemory final : public DeviceMemory {
 };
 
 /// Every index in turn, on the calling thread.
-struct SerialLoops {
+struct SerialLoops : HostStageTimer {
   template <typename Fn>
   void each(int n, const Fn& f) const {
     for (int i = 0; i < n; ++i) f(i);

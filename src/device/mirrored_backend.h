@@ -41,13 +41,13 @@ class MirroredBackend final : public DeviceBackend {
     StageTimings& t = host.timings;
     t.transfer_ms += ms_since(t0);
 
-    t0 = StageClock::now();
+    const auto mark = loops_.start();
     predict_loops(dev, loops_);
     warm_start_loops(dev, loops_);
-    loops_.finish();
-    t.predict_ms += ms_since(t0);
+    loops_.stop(mark, t.predict_ms);
     iterate_loops(dev, sweeps.colouring ? &colouring : nullptr, sweeps.with_contacts, ends, t,
                   loops_);
+    loops_.finish();  // the loops done, their timings settled
 
     t0 = StageClock::now();
     mirror_.download_writable();

@@ -4,8 +4,11 @@
 // src/device/emulated_loops.h, its serial stand-in for the tests).
 //
 // An executor runs `f(i)` for i in [0, n) in any order, as each(n, f),
-// uneven(n, f) (calls of uneven cost) and blocks(n, f) (a few long calls),
-// and finish() waits for what it started. The loop bodies are PABD_LAMBDA
+// uneven(n, f) (calls of uneven cost) and blocks(n, f) (a few long calls);
+// finish() waits for what it started. It also times the stages: start()
+// marks a moment, stop(mark, ms) adds the time since to `ms` (on the CPU at
+// once; on a device, which runs the loops after the host has launched them,
+// by the device's clock once finish() returns). The loop bodies are PABD_LAMBDA
 // lambdas that capture the views by value, so a CUDA launch can copy them to
 // the device; what the host decides (the colouring, the launch sizes) reads
 // host memory only. Every kernel writes only its own index, so any executor
@@ -24,8 +27,16 @@
 
 namespace pabd {
 
+/// Stage timing by the host's clock, for executors whose loops return when
+/// they are done.
+struct HostStageTimer {
+  using Mark = StageClock::time_point;
+  Mark start() const { return StageClock::now(); }
+  void stop(Mark mark, double& ms) const { ms += ms_since(mark); }
+};
+
 /// The CPU's executor: the context's parallel loop (OpenMP or the user's).
-struct HostLoops {
+struct HostLoops : HostStageTimer {
   const ParallelFor* custom = nullptr;
   int threads = 1;
 
@@ -45,7 +56,10 @@ struct HostLoops {
 };
 
 inline HostLoops host_loops(const StepContext& ctx) {
-  return HostLoops{&ctx.parallel_for, ctx.threads};
+  HostLoops loops;
+  loops.custom = &ctx.parallel_for;
+  loops.threads = ctx.threads;
+  return loops;
 }
 
 /// What the sweeps read of a Colouring: the launch sizes in host memory, the
@@ -231,7 +245,8 @@ void sweep_bodies(const StepContext& ctx, const Sweep& s, const ContactEnds& end
 }
 
 /// The K iterations over the sweeps of `colouring` (null: Jacobi), with
-/// `ends` the contact ends the bodies gather; times its parts into `t`.
+/// `ends` the contact ends the bodies gather; times its parts into `t`
+/// (through the executor's timer: final once loops.finish() has returned).
 template <typename Loops>
 void iterate_loops(const StepContext& ctx, const ColouringView* colouring, bool with_contacts,
                    const ContactEnds& ends, StageTimings& t, const Loops& loops) {
@@ -265,18 +280,16 @@ void iterate_loops(const StepContext& ctx, const ColouringView* colouring, bool 
     for (int c = 0; c < sweeps; ++c) {
       const Sweep sweep =
           colouring ? colour_sweep(*colouring, c, with_contacts) : jacobi_sweep(ctx);
-      auto t0 = StageClock::now();
+      auto mark = loops.start();
       sweep_bonds(ctx, sweep, fuse_contact_dual && it > 0, second_moment, loops);
-      loops.finish();
-      t.bonds_ms += ms_since(t0);
-      t0 = StageClock::now();
+      loops.stop(mark, t.bonds_ms);
+      mark = loops.start();
       sweep_bodies(ctx, sweep, ends, fuse_contact_dual && it > 0, accelerate, loops);
-      loops.finish();
-      t.solve_ms += ms_since(t0);
+      loops.stop(mark, t.solve_ms);
     }
 
     if (accelerate) {
-      const auto t0 = StageClock::now();
+      const auto mark = loops.start();
       omega = chebyshev_omega(it, s.chebyshev_rho, omega);
       const Real gamma = s.relaxation;
       const Real w = omega;
@@ -285,11 +298,10 @@ void iterate_loops(const StepContext& ctx, const ColouringView* colouring, bool 
         const bool on = accelerates_body(bodies, bonds, all_ends, i);
         acceleration_kernel(bodies, i, on ? w : Real(1), gamma);
       });
-      loops.finish();
-      t.solve_ms += ms_since(t0);
+      loops.stop(mark, t.solve_ms);
     }
 
-    const auto t0 = StageClock::now();
+    const auto mark = loops.start();
     loops.each(bonds.count,
                [=] PABD_LAMBDA(int i) { bond_dual_kernel(bodies, bonds, i, hard, h2); });
     if (!fuse_contact_dual || it + 1 == s.iterations)
@@ -300,8 +312,7 @@ void iterate_loops(const StepContext& ctx, const ColouringView* colouring, bool 
     if (!fuse_contact_dual && it + 1 < s.iterations)
       loops.each(contact.pair_count,
                  [=] PABD_LAMBDA(int m) { contact_pair_quiet_kernel(contact, m); });
-    loops.finish();
-    t.dual_ms += ms_since(t0);
+    loops.stop(mark, t.dual_ms);
 
     observe(ctx, it);
   }
