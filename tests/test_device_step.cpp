@@ -8,6 +8,7 @@
 // runs the same comparison on a GPU.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -135,7 +136,7 @@ TEST(DeviceStep, AvbdOnADeviceIsRefused) {
 /// A DeviceMemory of host buffers that counts its calls.
 class CountingMemory final : public DeviceMemory {
  public:
-  int allocations = 0, uploads = 0, downloads = 0;
+  int allocations = 0, uploads = 0, downloads = 0, scribbles = 0;
   void* allocate(std::size_t bytes) override {
     ++allocations;
     return ::operator new(bytes);
@@ -148,6 +149,10 @@ class CountingMemory final : public DeviceMemory {
   void download(void* host, const void* device, std::size_t bytes) override {
     ++downloads;
     std::memcpy(host, device, bytes);
+  }
+  void scribble(void* device, std::size_t bytes) override {
+    ++scribbles;
+    std::memset(device, 0xff, bytes);
   }
 };
 
@@ -170,6 +175,21 @@ TEST(ArrayMirror, BringsBackOnlyWhatTheViewMayWrite) {
   EXPECT_EQ(state, (std::vector<double>{1, 20, 3}));
   EXPECT_EQ(model, (std::vector<int>{7, 8}));
   EXPECT_EQ(memory.downloads, 1);
+}
+
+TEST(ArrayMirror, ScratchTravelsNeitherWay) {
+  CountingMemory memory;
+  ArrayMirror mirror(memory);
+  std::vector<double> scratch = {1, 2};
+  double* view = scratch.data();
+  mirror.begin_pass();
+  mirror.map(view, scratch.size(), ArrayMirror::Copy::None);
+  EXPECT_TRUE(std::isnan(view[0]));  // scribbled on, not uploaded
+  view[0] = 10;
+  mirror.download_writable();
+  EXPECT_EQ(scratch, (std::vector<double>{1, 2}));  // and not brought back
+  EXPECT_EQ(memory.uploads + memory.downloads, 0);
+  EXPECT_EQ(memory.scribbles, 1);
 }
 
 TEST(ArrayMirror, SharedArraysShareOneBufferAndBuffersOutliveThePass) {

@@ -12,7 +12,7 @@ ArrayMirror::~ArrayMirror() {
 
 void ArrayMirror::begin_pass() { next_ = 0; }
 
-void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable) {
+void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable, Copy copy) {
   if (next_ == slots_.size()) slots_.emplace_back();
   Slot& slot = slots_[next_++];
   slot.host = nullptr;
@@ -24,7 +24,7 @@ void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable)
     if (other.bytes < bytes)
       throw Error(
           "device mirror: an array mapped twice in one pass with a larger size the second time");
-    other.writable = other.writable || writable;
+    other.writable = other.writable || (writable && copy == Copy::Both);
     return other.device;
   }
   if (bytes > slot.capacity) {
@@ -42,8 +42,11 @@ void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable)
   }
   slot.host = host;
   slot.bytes = bytes;
-  slot.writable = writable;
-  memory_.upload(slot.device, host, bytes);
+  slot.writable = writable && copy == Copy::Both;
+  if (copy == Copy::Both)
+    memory_.upload(slot.device, host, bytes);
+  else
+    memory_.scribble(slot.device, bytes);
   return slot.device;
 }
 

@@ -1,8 +1,10 @@
 // Device copies of the arrays behind a step's views (model/*_arrays.h): each
 // host array a view points to gets a device buffer, uploaded before the
 // device's loops, and the view's pointer is swapped for the buffer's. The
-// writable ones (non-const in the view: state, multipliers, scratch) come
-// back with download_writable().
+// writable ones (non-const in the view: state, multipliers) come back with
+// download_writable(). A step's scratch, which the loops write before they
+// read it and the host does not read afterwards, is copied neither way
+// (Copy::None).
 //
 // A pass maps the same arrays in the same order every step (view_mirror.h),
 // so each call takes the next slot and keeps its buffer from step to step,
@@ -28,13 +30,20 @@ class ArrayMirror {
   ArrayMirror(const ArrayMirror&) = delete;
   ArrayMirror& operator=(const ArrayMirror&) = delete;
 
+  /// What travels between the host array and its device copy.
+  enum class Copy {
+    Both,  ///< uploaded; brought back too where the view may write it
+    None   ///< the step's scratch: neither (its device copy is scribbled on)
+  };
+
   /// Starts a pass: the next map() takes the first slot.
   void begin_pass();
-  /// Uploads `count` elements at `pointer` and points it at their device
-  /// copy; a null pointer or no elements map to null (the slot is kept).
+  /// Points `pointer` at a device copy of its `count` elements, uploaded
+  /// unless `copy` is None; a null pointer or no elements map to null (the
+  /// slot is kept).
   template <typename T>
-  void map(T*& pointer, std::size_t count) {
-    void* device = map_bytes(pointer, count * sizeof(T), !std::is_const_v<T>);
+  void map(T*& pointer, std::size_t count, Copy copy = Copy::Both) {
+    void* device = map_bytes(pointer, count * sizeof(T), !std::is_const_v<T>, copy);
     pointer = static_cast<T*>(device);
   }
   /// Copies every writable array of this pass back to its host array.
@@ -49,9 +58,9 @@ class ArrayMirror {
     std::size_t capacity = 0;
     const void* host = nullptr;  ///< this pass's host array (null: unused)
     std::size_t bytes = 0;
-    bool writable = false;
+    bool writable = false;  ///< brought back by download_writable()
   };
-  void* map_bytes(const void* host, std::size_t bytes, bool writable);
+  void* map_bytes(const void* host, std::size_t bytes, bool writable, Copy copy);
 
   DeviceMemory& memory_;
   std::vector<Slot> slots_;

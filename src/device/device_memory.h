@@ -17,6 +17,11 @@ class DeviceMemory {
   virtual void release(void* device) = 0;
   virtual void upload(void* device, const void* host, std::size_t bytes) = 0;
   virtual void download(void* host, const void* device, std::size_t bytes) = 0;
+  /// Fills device memory that the loops must write before they read it (a
+  /// step's scratch, ArrayMirror::Copy::None) with bytes no result is made
+  /// of: the host stand-in does, so that a read before the write shows in
+  /// its tests; a GPU leaves it as it is.
+  virtual void scribble(void* /*device*/, std::size_t /*bytes*/) {}
 };
 
 }  // namespace pabd

@@ -27,6 +27,8 @@ class HostBufferMemory final : public DeviceMemory {
   void download(void* host, const void* device, std::size_t bytes) override {
     std::memcpy(host, device, bytes);
   }
+  /// All bits set: a NaN in every double, -1 in every index.
+  void scribble(void* device, std::size_t bytes) override { std::memset(device, 0xff, bytes); }
 };
 
 /// Every index in turn, on the calling thread.

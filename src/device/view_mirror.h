@@ -1,7 +1,10 @@
 // The step's views with every array swapped for its device copy
-// (array_mirror.h): the lists below name each array of a view and how many
-// elements it has. A field added to a view must be added here too; the
-// static_asserts count the pointers so that a forgotten one fails to build
+// (array_mirror.h): the lists below name each array of a view, how many
+// elements it has, and which are a step's scratch (`kScratch`: the loops
+// write them before they read them, and no host stage or API reads them
+// after the step), copied neither way; tests/test_device_step.cpp's stand-in
+// scribbles on those, so a read before the write shows there as NaN. A field added to a view must
+// be added here too; the static_asserts count the pointers so that a forgotten one fails to build
 // instead of leaving a kernel to read host memory on the device.
 #pragma once
 
@@ -15,6 +18,8 @@
 #include "solver/step_loops.h"
 
 namespace pabd {
+
+inline constexpr ArrayMirror::Copy kScratch = ArrayMirror::Copy::None;
 
 namespace view_mirror_detail {
 /// Bytes of a view of one int count (padded to a pointer) and `pointers` pointers.
@@ -44,10 +49,10 @@ inline void map_arrays(ArrayMirror& m, BodyArrays& b) {
   m.map(b.start_affine, n);
   m.map(b.target_position, n);
   m.map(b.target_affine, n);
-  m.map(b.iterate_position, n);
-  m.map(b.iterate_orientation, n);
-  m.map(b.previous_position, n);
-  m.map(b.previous_orientation, n);
+  m.map(b.iterate_position, n, kScratch);  // the acceleration's: set at its start
+  m.map(b.iterate_orientation, n, kScratch);
+  m.map(b.previous_position, n, kScratch);
+  m.map(b.previous_orientation, n, kScratch);
   m.map(b.motion, n);
   m.map(b.end_begin, n + 1);
   m.map(b.end_index, ends);
@@ -70,8 +75,8 @@ inline void map_arrays(ArrayMirror& m, BondArrays& b) {
   m.map(b.axis_state, n);
   m.map(b.penalty, n);
   m.map(b.lambda, n);
-  m.map(b.end_weight, ends);
-  m.map(b.end_pull, ends);
+  m.map(b.end_weight, ends, kScratch);  // each sweep's bonds before its bodies
+  m.map(b.end_pull, ends, kScratch);
 }
 
 /// Per contact, per end (2 per contact), per slot (4 per contact), per pair
@@ -97,16 +102,16 @@ inline void map_arrays(ArrayMirror& m, ContactArrays& c) {
   m.map(c.sticking, k);
   m.map(c.end_weight, 2 * k);
   m.map(c.end_scale, 2 * k);
-  m.map(c.record, k);
+  m.map(c.record, k, kScratch);  // contact_prepare_kernel
   m.map(c.pair_begin, pairs);
   m.map(c.pair_end, pairs);
   m.map(c.pair_body, 2 * pairs);
   m.map(c.pair_round, pairs);
-  m.map(c.pair_record, pairs);
-  m.map(c.pair_quiet, pairs);
-  m.map(c.pair_sums, 2 * pairs);
-  m.map(c.pair_weight, 2 * pairs);
-  m.map(c.pair_second_moment, 2 * pairs);
+  m.map(c.pair_record, pairs, kScratch);  // contact_pair_prepare_kernel
+  m.map(c.pair_quiet, pairs, kScratch);
+  m.map(c.pair_sums, 2 * pairs, kScratch);  // each evaluation of the pair
+  m.map(c.pair_weight, 2 * pairs, kScratch);
+  m.map(c.pair_second_moment, 2 * pairs, kScratch);
 }
 
 /// The bodies' lists of contact pair ends; `body_count` bodies, `pair_count`
@@ -120,10 +125,10 @@ inline void map_arrays(ArrayMirror& m, ContactEnds& e, int body_count, int pair_
   const std::size_t pair_ends = 2 * static_cast<std::size_t>(pair_count);
   m.map(e.begin, n + 1);
   m.map(e.index, listed);
-  m.map(e.weight, pair_ends);
-  m.map(e.sums, pair_ends);
-  m.map(e.second_moment, pair_ends);
-  m.map(e.bound, listed);
+  m.map(e.weight, pair_ends, kScratch);
+  m.map(e.sums, pair_ends, kScratch);
+  m.map(e.second_moment, pair_ends, kScratch);
+  m.map(e.bound, listed, kScratch);  // contact_end_bound_kernel
 }
 
 /// A colouring's lists on the device; the launch sizes stay in host memory.
