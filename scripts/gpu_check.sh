@@ -37,17 +37,26 @@ build() {
   # The programs and every shared library but the C library's own, for a
   # machine without the project's packages (the GPU machine's image has CUDA,
   # not Debian's -dev packages); LD_LIBRARY_PATH points there in `run`.
+  # The C++ runtime goes apart (lib-cxx): it needs this machine's glibc
+  # (2.36 on Debian 12), and a machine whose own runtime is new enough uses that.
   rm -rf "$bundle"
-  mkdir -p "$bundle/lib"
+  mkdir -p "$bundle/lib" "$bundle/lib-cxx"
   cp build-gpu/pabd build-gpu/tests/test_cuda_device "$bundle/"
-  ldd "$bundle/pabd" "$bundle/test_cuda_device" | awk '/=> \// {print $3}' | sort -u |
-    grep -v -E '/(libc|libm|libdl|libpthread|librt)\.so' | xargs -r cp -L -t "$bundle/lib"
+  local libs
+  libs=$(ldd "$bundle/pabd" "$bundle/test_cuda_device" | awk '/=> \// {print $3}' | sort -u |
+    grep -v -E '/(libc|libm|libdl|libpthread|librt)\.so')
+  echo "$libs" | grep -E '/(libstdc\+\+|libgcc_s)\.so' | xargs -r cp -L -t "$bundle/lib-cxx"
+  echo "$libs" | grep -v -E '/(libstdc\+\+|libgcc_s)\.so' | xargs -r cp -L -t "$bundle/lib"
   du -sh "$bundle"
 }
 
 run() {
   [ -x "$bundle/pabd" ] || { echo "gpu_check: $bundle/pabd missing: run '$0 build' first" >&2; exit 1; }
   export LD_LIBRARY_PATH="$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  # The machine's C++ runtime where it is new enough, else the bundled one.
+  "$bundle/pabd" --version >/dev/null 2>&1 ||
+    export LD_LIBRARY_PATH="$PWD/$bundle/lib-cxx:$LD_LIBRARY_PATH"
+  "$bundle/pabd" --version || { echo "gpu_check: $bundle/pabd does not start here" >&2; exit 1; }
   export PABD_SOURCE_DIR="$PWD"
   mkdir -p "$out"
   local start=$SECONDS
