@@ -397,6 +397,12 @@ class BuildingErrors(unittest.TestCase):
         self.assert_one_line(lambda: pabd.World(iteration_order="gauss"),
                              "iteration_order: expected \"colored\" or \"jacobi\"")
         self.assert_one_line(lambda: pabd.World(dt=-1), "dt: expected a finite number > 0")
+        self.assert_one_line(lambda: pabd.World(device="gpu"), "device: expected \"cpu\" or \"cuda\"")
+        try:  # CUDA: a World where this build and machine have it, else one line saying why
+            self.assertEqual(pabd.World(device="cuda").settings["device"], "cuda")
+        except ValueError as e:
+            self.assertRegex(str(e), "device cuda: ")
+            self.assertNotIn("\n", str(e))
         w = ground_world()
         w.add_body(shape=pabd.sphere(0.5), name="ball", position=[0, 1, 0])
         self.assert_one_line(lambda: w.add_body(shape={"type": "cone", "radius": 1}),
