@@ -79,6 +79,18 @@ TEST(DeviceStep, Pile20KeepsTheCpuBits) {  // 8000 boxes: the scene a CPU sweeps
 TEST(DeviceStep, RobotDogKeepsTheCpuBits) {  // limits and position drives
   expect_same_bits({"robot_dog", [] { return file("robot_dog.json"); }, 30});
 }
+TEST(DeviceStep, SailboatKeepsTheCpuBits) {  // water, wind and a cloth: forces every step
+  expect_same_bits({"sailboat", [] { return file("sailboat.json"); }, 20});
+}
+TEST(DeviceStep, CollisionsOffKeepTheCpuBits) {  // no detector: no contact arrays at all
+  expect_same_bits({"chain_without_collisions",
+                    [] {
+                      Scene s = file("chain.json");
+                      s.settings.collisions = false;
+                      return s;
+                    },
+                    60});
+}
 TEST(DeviceStep, JacobiSweepsKeepTheCpuBits) {  // the paper's order: pairs evaluated apart
   expect_same_bits({"ball_into_stack_jacobi",
                     [] {
