@@ -779,6 +779,17 @@ def section_spring_grid(grid):
 # ---------------------------------------------------------------------------
 # The plot.
 
+def scaling_axes(ax):
+    """The scaling plot's axes: ms per step against moving bodies, log-log
+    (here and in scripts/gpu_summary.py's CPU-against-card plot)."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("moving bodies")
+    ax.set_ylabel("ms per step (median)")
+    ax.set_title("Time per step against scene size (log-log)")
+    ax.grid(True, which="both", linewidth=0.3)
+
+
 def write_plot(peers, keys, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -811,12 +822,7 @@ def write_plot(peers, keys, path):
         ax.text(0.99, 0.02, "no point (not run or could not allocate): " + ", ".join(missing),
                 transform=ax.transAxes, ha="right", va="bottom", fontsize=7)
     ax.margins(x=0.08, y=0.12)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("moving bodies")
-    ax.set_ylabel("ms per step (median)")
-    ax.set_title("Time per step against scene size (log-log)")
-    ax.grid(True, which="both", linewidth=0.3)
+    scaling_axes(ax)
     if plotted:
         ax.legend()
     fig.tight_layout()

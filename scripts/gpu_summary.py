@@ -13,7 +13,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchmark_report import PAPER_TABLE2, ReportError, load_bench_csv  # noqa: E402
+from benchmark_report import PAPER_TABLE2, ReportError, load_bench_csv, scaling_axes  # noqa: E402
 
 # The paper's RTX 3080 points for the scaling plot, ms per step (Table 2:
 # t_col + t_solve of the ball-into-stack row; the text's 160 ms for the
@@ -87,12 +87,7 @@ def scaling_plot(path, cpu, gpu, card):
                     linestyle=style[2], label=label)
     ax.plot([p[0] for p in PAPER_POINTS], [p[1] for p in PAPER_POINTS], color="C2", marker="^",
             linestyle="none", label="the paper, RTX 3080")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("moving bodies")
-    ax.set_ylabel("ms per step (median)")
-    ax.set_title("Time per step against scene size (log-log)")
-    ax.grid(True, which="both", linewidth=0.3)
+    scaling_axes(ax)
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, format="svg", metadata={"Date": None, "Creator": None})
