@@ -90,7 +90,7 @@ class CudaStageTimers {
 };
 
 /// One thread per index, on the default stream, in launch order.
-struct CudaLoops {
+struct CudaLoops : OneKindOfLoop<CudaLoops> {
   std::shared_ptr<CudaStageTimers> timers = std::make_shared<CudaStageTimers>();
   using Mark = int;
 
@@ -99,14 +99,6 @@ struct CudaLoops {
     if (n <= 0) return;
     each_index_kernel<<<(n + kThreadsPerBlock - 1) / kThreadsPerBlock, kThreadsPerBlock>>>(n, f);
     check(cudaGetLastError(), "kernel launch");
-  }
-  template <typename Fn>
-  void uneven(int n, const Fn& f) const {
-    each(n, f);
-  }
-  template <typename Fn>
-  void blocks(int n, const Fn& f) const {
-    each(n, f);
   }
   Mark start() const { return timers->record(); }
   void stop(Mark mark, double& ms) const { timers->add_later(mark, timers->record(), &ms); }

@@ -32,18 +32,10 @@ class HostBufferMemory final : public DeviceMemory {
 };
 
 /// Every index in turn, on the calling thread.
-struct SerialLoops : HostStageTimer {
+struct SerialLoops : HostStageTimer, OneKindOfLoop<SerialLoops> {
   template <typename Fn>
   void each(int n, const Fn& f) const {
     for (int i = 0; i < n; ++i) f(i);
-  }
-  template <typename Fn>
-  void uneven(int n, const Fn& f) const {
-    each(n, f);
-  }
-  template <typename Fn>
-  void blocks(int n, const Fn& f) const {
-    each(n, f);
   }
   void finish() const {}
 };

@@ -35,6 +35,20 @@ struct HostStageTimer {
   void stop(Mark mark, double& ms) const { ms += ms_since(mark); }
 };
 
+/// For an executor with one kind of loop (a device's, a serial one): its
+/// uneven and blocks loops are its each. `Self` derives from it (CRTP).
+template <typename Self>
+struct OneKindOfLoop {
+  template <typename Fn>
+  void uneven(int n, const Fn& f) const {
+    static_cast<const Self&>(*this).each(n, f);
+  }
+  template <typename Fn>
+  void blocks(int n, const Fn& f) const {
+    static_cast<const Self&>(*this).each(n, f);
+  }
+};
+
 /// The CPU's executor: the context's parallel loop (OpenMP or the user's).
 struct HostLoops : HostStageTimer {
   const ParallelFor* custom = nullptr;
