@@ -11,13 +11,19 @@
 namespace pabd {
 
 StepResult pabd_step(StepContext& ctx) {
+  return pabd_step_with(ctx, [](StepContext& c) {
+    predict_stage(c);
+    warm_start_stage(c);
+    observe(c, -1);
+    iterate_stage(c);
+  });
+}
+
+StepResult pabd_step_with(StepContext& ctx, const std::function<void(StepContext&)>& middle) {
   const auto start = StageClock::now();
   external_velocity_stage(ctx);
   detect_stage(ctx);
-  predict_stage(ctx);
-  warm_start_stage(ctx);
-  observe(ctx, -1);
-  iterate_stage(ctx);
+  middle(ctx);
   island_momentum_stage(ctx);
   velocities_stage(ctx);
   restitution_stage(ctx);

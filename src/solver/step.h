@@ -1,6 +1,8 @@
 // PABD's step as its list of stages (solver/step_stages.h).
 #pragma once
 
+#include <functional>
+
 #include "solver/step_context.h"
 
 namespace pabd {
@@ -8,5 +10,11 @@ namespace pabd {
 /// One PABD step over the context's views; returns ok or the first non-finite
 /// body. The caller counts the step (StepResult::step).
 StepResult pabd_step(StepContext& ctx);
+
+/// The same stage list with its middle (predict, warm start, the iterations)
+/// done by `middle`: a device's loops (device/device_step.h). The stages
+/// around it (external velocity, detect; island momentum, velocities,
+/// restitution, the finiteness check) run here, on the host.
+StepResult pabd_step_with(StepContext& ctx, const std::function<void(StepContext&)>& middle);
 
 }  // namespace pabd
