@@ -56,7 +56,8 @@ if [ $quick -eq 0 ]; then
     cmake -S . -B build-cuda -DPABD_CUDA_COMPILE_CHECK=ON -DPABD_CUDA=ON \
       -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DPABD_BUILD_BENCHMARKS=OFF -DPABD_BUILD_EXAMPLES=OFF -DPABD_BUILD_PYTHON=OFF >/dev/null
-    cmake --build build-cuda --target pabd_cuda_kernels pabd_cli test_cuda_device -j"$jobs"
+    cmake --build build-cuda --target pabd_cuda_kernels pabd_cuda_backend pabd_cli test_cuda_device \
+      -j"$jobs"
     build-cuda/tests/test_cuda_device
   else
     echo "== CUDA compile check skipped: nvcc not found"

@@ -1,10 +1,14 @@
-// CUDA launch wrappers for the shared per-body and per-bond kernels.
+// CUDA launch wrappers for the shared kernels that the CUDA backend does not
+// launch (yet): the velocities, energies and finiteness check, restitution,
+// detection and the fields.
 //
 // Compile check only (PABD_CUDA_COMPILE_CHECK): each __global__ function runs
-// one thread per body or bond and calls the very same PABD_HD kernel that the
-// CPU step (src/solver/step.cpp) calls from its OpenMP loops. No kernel code
-// lives here, so nvcc compiles exactly the code the CPU build runs. The views
-// are passed by value: their pointers must then point to device memory.
+// one thread per index and calls the very same PABD_HD kernel that the CPU
+// calls from its OpenMP loops. No kernel code lives here, so nvcc compiles
+// exactly the code the CPU build runs. The views are passed by value: their
+// pointers must then point to device memory. The kernels of the predict,
+// warm start and iteration loops are not listed: the backend
+// (cuda_backend.cu, solver/step_loops.h) compiles and launches those.
 //
 // Kernels that return a value (energies, the finiteness check) write it to
 // out[i]; the reduction over i is left to the caller.
@@ -18,10 +22,7 @@
 #include "fields/gerstner.h"
 #include "fields/hydro_force.h"
 #include "fields/sand_bed.h"
-#include "solver/acceleration.h"
 #include "solver/body_kernels.h"
-#include "solver/colour_body_kernel.h"
-#include "solver/external_velocity.h"
 
 namespace pabd::cuda {
 
@@ -35,64 +36,6 @@ __device__ inline int thread_index() {
 }  // namespace
 
 // Per-body kernels -------------------------------------------------------------
-
-__global__ void external_velocity_kernel(BodyArrays bodies, StepConstants k) {
-  const int i = thread_index();
-  if (i >= bodies.count) return;
-  ::pabd::external_velocity_kernel(bodies, i, k.h, k.gravity);
-}
-
-__global__ void predict_kernel(BodyArrays bodies, StepConstants k) {
-  const int i = thread_index();
-  if (i >= bodies.count) return;
-  ::pabd::predict_kernel(bodies, i, k);
-}
-
-__global__ void global_local_kernel(BodyArrays bodies, BondArrays bonds, StepConstants k) {
-  const int i = thread_index();
-  if (i >= bodies.count) return;
-  ::pabd::global_local_kernel(bodies, bonds, i, k);
-}
-
-/// With this step's contacts: gathers the body's contact pair ends after its bond ends.
-__global__ void global_local_contact_kernel(BodyArrays bodies, BondArrays bonds,
-                                            ContactEnds contacts, StepConstants k) {
-  const int i = thread_index();
-  if (i >= bodies.count) return;
-  ::pabd::global_local_kernel(bodies, bonds, contacts, i, k);
-}
-
-/// Colored sweeps with contacts: the bodies of one colour, order[0 .. count),
-/// each evaluating its contact pairs (solver/colour_body_kernel.h).
-__global__ void colour_body_kernel(BodyArrays bodies, BondArrays bonds, ContactArrays contacts,
-                                   ContactEnds ends, const int* body_colour, bool fuse_dual,
-                                   bool keep_weights, StepConstants k, const int* order,
-                                   int count) {
-  const int j = thread_index();
-  if (j >= count) return;
-  ::pabd::colour_body_kernel(bodies, bonds, contacts, ends, body_colour, fuse_dual, keep_weights,
-                             order[j], k);
-}
-
-/// IterationOrder::Colored: the bodies of one colour, order[0 .. count).
-__global__ void global_local_colour_kernel(BodyArrays bodies, BondArrays bonds, StepConstants k,
-                                           const int* order, int count) {
-  const int j = thread_index();
-  if (j >= count) return;
-  ::pabd::global_local_kernel(bodies, bonds, order[j], k);
-}
-
-__global__ void acceleration_start_kernel(BodyArrays bodies) {
-  const int i = thread_index();
-  if (i >= bodies.count) return;
-  ::pabd::acceleration_start_kernel(bodies, i);
-}
-
-__global__ void acceleration_kernel(BodyArrays bodies, Real omega, Real gamma) {
-  const int i = thread_index();
-  if (i >= bodies.count) return;
-  ::pabd::acceleration_kernel(bodies, i, omega, gamma);
-}
 
 __global__ void velocity_kernel(BodyArrays bodies, StepConstants k) {
   const int i = thread_index();
@@ -116,42 +59,6 @@ __global__ void body_state_finite(BodyArrays bodies, std::uint8_t* out) {
 
 // Per-bond kernels -------------------------------------------------------------
 
-__global__ void bond_weights_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s,
-                                    Real h2) {
-  const int i = thread_index();
-  if (i >= bonds.count) return;
-  ::pabd::bond_weights_kernel(bodies, bonds, i, s, h2);
-}
-
-/// IterationOrder::Colored: the bonds touching one colour, order[0 .. count).
-__global__ void bond_weights_colour_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s,
-                                           Real h2, const int* order, int count) {
-  const int j = thread_index();
-  if (j >= count) return;
-  ::pabd::bond_weights_kernel(bodies, bonds, order[j], s, h2);
-}
-
-__global__ void bond_warm_start_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s,
-                                       Real h2) {
-  const int i = thread_index();
-  if (i >= bonds.count) return;
-  ::pabd::bond_warm_start_kernel(bodies, bonds, i, s, h2);
-}
-
-/// Joint limits and drives: start-of-step coordinate and drive target (time: end of the step).
-__global__ void axis_bond_step_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s,
-                                      Real time, Real h) {
-  const int i = thread_index();
-  if (i >= bonds.count) return;
-  ::pabd::axis_bond_step_kernel(bodies, bonds, i, s, time, h);
-}
-
-__global__ void bond_dual_kernel(BodyArrays bodies, BondArrays bonds, HardBondSettings s, Real h2) {
-  const int i = thread_index();
-  if (i >= bonds.count) return;
-  ::pabd::bond_dual_kernel(bodies, bonds, i, s, h2);
-}
-
 /// out[i] = energy of bond i [J].
 __global__ void bond_energy_kernel(BodyArrays bodies, BondArrays bonds, Real* out) {
   const int i = thread_index();
@@ -160,50 +67,6 @@ __global__ void bond_energy_kernel(BodyArrays bodies, BondArrays bonds, Real* ou
 }
 
 // Per-contact kernels (model/contact_arrays.h) --------------------------------
-
-/// Start of a step: the contacts' end weights and correction scales.
-__global__ void contact_prepare_kernel(BodyArrays bodies, ContactArrays contacts,
-                                       HardBondSettings s, Real h2) {
-  const int i = thread_index();
-  if (i >= contacts.count) return;
-  ::pabd::contact_prepare_kernel(bodies, contacts, i, s, h2);
-}
-
-/// Start of a step: the contact pairs' idle bounds and quiet flags.
-__global__ void contact_pair_prepare_kernel(ContactArrays contacts) {
-  const int m = thread_index();
-  if (m >= contacts.pair_count) return;
-  ::pabd::contact_pair_prepare_kernel(contacts, m);
-}
-
-/// Start of a step, after the pairs': the idle bounds beside each body's pair ends.
-__global__ void contact_end_bound_kernel(ContactArrays contacts, ContactEnds ends, int bodies) {
-  const int i = thread_index();
-  if (i >= bodies) return;
-  ::pabd::contact_end_bound_kernel(contacts, ends, i);
-}
-
-/// The pairs' quiet flags after a per-contact dual update.
-__global__ void contact_pair_quiet_kernel(ContactArrays contacts) {
-  const int m = thread_index();
-  if (m >= contacts.pair_count) return;
-  ::pabd::contact_pair_quiet_kernel(contacts, m);
-}
-
-/// Contact pair m's slot weights and pulls, summed per end (with dual_first,
-/// after the previous iteration's dual update of its contacts).
-__global__ void contact_pair_weights_kernel(BodyArrays bodies, ContactArrays contacts,
-                                            bool dual_first, bool second_moment) {
-  const int m = thread_index();
-  if (m >= contacts.pair_count) return;
-  ::pabd::contact_pair_weights_kernel(bodies, contacts, m, dual_first, second_moment);
-}
-
-__global__ void contact_dual_kernel(BodyArrays bodies, ContactArrays contacts) {
-  const int i = thread_index();
-  if (i >= contacts.count) return;
-  ::pabd::contact_dual_kernel(bodies, contacts, i);
-}
 
 /// out[i] = energy of contact i [J].
 __global__ void contact_energy_kernel(BodyArrays bodies, ContactArrays contacts, Real* out) {
