@@ -61,17 +61,15 @@ void warm_start_stage(StepContext& ctx) {
 IterationColouring iteration_colouring(StepContext& ctx) {
   IterationColouring out;
   out.with_contacts = contact_colours(ctx);
-  const Colouring* colouring = nullptr;
   if (out.with_contacts) {
-    colouring = ctx.contact_colouring;
+    out.colouring = ctx.contact_colouring;
   } else if (ctx.settings.colored) {
     Colouring& c = *ctx.bond_colouring;
     const BondArrays& bonds = ctx.bonds;
     if (!colouring_is_current(c, ctx.bodies.count, bonds.end_body, bonds.count))
       colour_bodies(ctx.bodies, bonds.end_body, bonds.count, c);
-    colouring = &c;
+    out.colouring = &c;
   }
-  out.colouring = colouring;
   // Colored sweeps without contacts gather no contact ends.
   out.ends = ctx.settings.colored && !out.with_contacts ? ContactEnds{} : ctx.contact_ends;
   return out;
