@@ -119,7 +119,7 @@ void BM_SortMortonCodes(benchmark::State& state) {
   std::vector<std::uint64_t> codes(n);
   for (int k = 0; k < n; ++k) codes[t.leaf_body[k] - 1] = t.code[k];
   std::vector<std::uint64_t> k(n), kt(n);
-  std::vector<int> v(n), vt(n), counts(std::size_t(loop_block_count(n)) * kRadixBuckets);
+  std::vector<int> v(n), vt(n), counts(std::size_t(loop_block_count(n)) * kRadixBuckets + 1);
   std::vector<std::pair<std::uint64_t, int>> kv(n);
   const Threading th{static_cast<int>(state.range(0)), {}};
   for (auto _ : state) {

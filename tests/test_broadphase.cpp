@@ -570,7 +570,7 @@ TEST(RadixSort, MatchesStableSortForAnyThreadCount) {
         std::vector<std::uint64_t> k = keys, kt(n);
         std::vector<int> v(n), vt(n);
         for (int i = 0; i < n; ++i) v[i] = i;
-        std::vector<int> counts(std::size_t(loop_block_count(n)) * kRadixBuckets);
+        std::vector<int> counts(std::size_t(loop_block_count(n)) * kRadixBuckets + 1);
         const Threading th{threads, {}};
         radix_sort_by_key(th, k.data(), v.data(), kt.data(), vt.data(), counts.data(), n, 63);
         for (int i = 0; i < n; ++i) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "core/parallel.h"
+#include "pabd/config.h"
 
 namespace pabd {
 
@@ -54,26 +55,57 @@ void for_each_block(const Threading& th, int n, const Fn& fn) {
   });
 }
 
-/// out[i] = in[0] + ... + in[i - 1]; returns the total. in and out may alias.
-/// block_sums needs loop_block_count(n) entries.
-inline long long block_exclusive_scan(const Threading& th, const int* in, int* out, int n,
-                                      long long* block_sums) {
+/// The block loops as an executor (the detect stages' loops, written once
+/// for the host and a device: collision/broadphase_pipeline.h): each(n, f),
+/// each_block(n, f) over kLoopBlock-sized blocks, serial(f) for the short
+/// sequential parts (a scan of the block sums), and read(p) for a value the
+/// host needs to go on (a size). Here on the host, through Threading.
+struct ThreadingLoops {
+  const Threading& threading;
+
+  template <typename Fn>
+  void each(int n, const Fn& f) const {
+    for_each_index(threading, n, f);
+  }
+  template <typename Fn>
+  void each_block(int n, const Fn& f) const {
+    for_each_block(threading, n, f);
+  }
+  template <typename Fn>
+  void serial(const Fn& f) const {
+    f();
+  }
+  template <typename T>
+  T read(const T* p) const {
+    return *p;
+  }
+};
+
+/// out[i] = in[0] + ... + in[i - 1] on any block-loop executor (above);
+/// returns the total, which is also left in block_sums[loop_block_count(n)].
+/// in and out may alias. block_sums needs loop_block_count(n) + 1 entries.
+template <typename Loops>
+long long block_exclusive_scan_on(const Loops& loops, const int* in, int* out, int n,
+                                  long long* block_sums) {
   // Sum of each block.
-  for_each_block(th, n, [&](int b, int begin, int end) {
+  loops.each_block(n, [=] PABD_LAMBDA(int b, int begin, int end) {
     long long s = 0;
     for (int i = begin; i < end; ++i) s += in[i];
     block_sums[b] = s;
   });
   // Exclusive scan of the block sums.
   const int blocks = loop_block_count(n);
-  long long running = 0;
-  for (int b = 0; b < blocks; ++b) {
-    const long long s = block_sums[b];
-    block_sums[b] = running;
-    running += s;
-  }
+  loops.serial([=] PABD_LAMBDA() {
+    long long running = 0;
+    for (int b = 0; b < blocks; ++b) {
+      const long long s = block_sums[b];
+      block_sums[b] = running;
+      running += s;
+    }
+    block_sums[blocks] = running;
+  });
   // Scan inside each block from its start.
-  for_each_block(th, n, [&](int b, int begin, int end) {
+  loops.each_block(n, [=] PABD_LAMBDA(int b, int begin, int end) {
     long long s = block_sums[b];
     for (int i = begin; i < end; ++i) {
       const int v = in[i];
@@ -81,7 +113,13 @@ inline long long block_exclusive_scan(const Threading& th, const int* in, int* o
       s += v;
     }
   });
-  return running;
+  return loops.read(block_sums + blocks);
+}
+
+/// block_exclusive_scan_on with Threading's loops.
+inline long long block_exclusive_scan(const Threading& th, const int* in, int* out, int n,
+                                      long long* block_sums) {
+  return block_exclusive_scan_on(ThreadingLoops{th}, in, out, n, block_sums);
 }
 
 }  // namespace pabd

@@ -40,38 +40,45 @@ PABD_HD void radix_block_scatter(const std::uint64_t* keys, const int* values, i
 }
 
 /// Sorts (keys[i], values[i]) by key, ties in input order, over the low
-/// `key_bits` bits. Scratch: keys_tmp, values_tmp (n each), block_counts
-/// (loop_block_count(n) * kRadixBuckets).
-inline void radix_sort_by_key(const Threading& th, std::uint64_t* keys, int* values,
-                              std::uint64_t* keys_tmp, int* values_tmp, int* block_counts, int n,
-                              int key_bits) {
+/// `key_bits` bits, on any block-loop executor (core/block_loops.h). Scratch:
+/// keys_tmp, values_tmp (n each), block_counts (loop_block_count(n) *
+/// kRadixBuckets + 1: the last entry says whether a pass's digit was the
+/// same for every key).
+template <typename Loops>
+void radix_sort_by_key_on(const Loops& loops, std::uint64_t* keys, int* values,
+                          std::uint64_t* keys_tmp, int* values_tmp, int* block_counts, int n,
+                          int key_bits) {
   const int blocks = loop_block_count(n);
   std::uint64_t* src_k = keys;
   int* src_v = values;
   std::uint64_t* dst_k = keys_tmp;
   int* dst_v = values_tmp;
+  int* one_digit = block_counts + blocks * kRadixBuckets;
   for (int shift = 0; shift < key_bits; shift += kRadixBits) {
     // Histograms per block.
-    for_each_block(th, n, [&](int b, int begin, int end) {
+    loops.each_block(n, [=] PABD_LAMBDA(int b, int begin, int end) {
       radix_block_histogram(src_k, begin, end, shift, block_counts + b * kRadixBuckets);
     });
     // Exclusive prefix sum in (digit, block) order; skip a pass with one digit.
-    bool one_digit = false;
-    int running = 0;
-    for (int d = 0; d < kRadixBuckets; ++d) {
-      int total = 0;
-      for (int b = 0; b < blocks; ++b) {
-        int& c = block_counts[b * kRadixBuckets + d];
-        const int count = c;
-        c = running;
-        running += count;
-        total += count;
+    loops.serial([=] PABD_LAMBDA() {
+      int same = 0;
+      int running = 0;
+      for (int d = 0; d < kRadixBuckets; ++d) {
+        int total = 0;
+        for (int b = 0; b < blocks; ++b) {
+          int& c = block_counts[b * kRadixBuckets + d];
+          const int count = c;
+          c = running;
+          running += count;
+          total += count;
+        }
+        if (total == n) same = 1;
       }
-      if (total == n) one_digit = true;
-    }
-    if (one_digit) continue;
+      *one_digit = same;
+    });
+    if (loops.read(one_digit)) continue;
     // Stable scatter per block.
-    for_each_block(th, n, [&](int b, int begin, int end) {
+    loops.each_block(n, [=] PABD_LAMBDA(int b, int begin, int end) {
       radix_block_scatter(src_k, src_v, begin, end, shift, block_counts + b * kRadixBuckets, dst_k,
                           dst_v);
     });
@@ -80,11 +87,19 @@ inline void radix_sort_by_key(const Threading& th, std::uint64_t* keys, int* val
   }
   // An odd number of scatters leaves the result in the scratch arrays.
   if (src_k != keys) {
-    for_each_index(th, n, [&](int k) {
+    loops.each(n, [=] PABD_LAMBDA(int k) {
       keys[k] = src_k[k];
       values[k] = src_v[k];
     });
   }
+}
+
+/// radix_sort_by_key_on with Threading's loops.
+inline void radix_sort_by_key(const Threading& th, std::uint64_t* keys, int* values,
+                              std::uint64_t* keys_tmp, int* values_tmp, int* block_counts, int n,
+                              int key_bits) {
+  radix_sort_by_key_on(ThreadingLoops{th}, keys, values, keys_tmp, values_tmp, block_counts, n,
+                       key_bits);
 }
 
 }  // namespace pabd
