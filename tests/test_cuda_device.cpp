@@ -22,6 +22,7 @@
 #include <string>
 
 #include "device/device_backend.h"
+#include "device_broadphase_check.h"
 #include "pabd/scene.h"
 #include "pabd/world.h"
 
@@ -118,6 +119,33 @@ TEST(CudaDevice, Pile20MatchesTheCpu) {
 TEST(CudaDevice, RobotDogMatchesTheCpu) {  // limits and position drives (sin, cos)
   SKIP_WITHOUT_CUDA();
   compare("robot_dog", 30);
+}
+
+// The broadphase on the card (device/device_broadphase.h, not yet in the
+// device's step): the host's pairs exactly, and its time beside the host's.
+void compare_broadphase(DeviceBackend& device, const char* name) {
+  const Scene s = load_scene(scenes_dir() + name + ".json");
+  const int pairs = expect_device_broadphase_matches(device, s, name, 3);
+  World w = build_world(s, s.settings);
+  const ContactDetectInput in = world_impl(w).contact_input();
+  Broadphase host(0);
+  host.build(in.poses, in.aabb);
+  DeviceBroadphaseResult out;
+  device.broadphase(in.poses, in.aabb, out);
+  std::printf(
+      "gpu-compare broadphase %s on %s: %d pairs, %s; device %.3f ms (sort %.3f, tree %.3f, "
+      "pairs %.3f, with the copies), host %.3f ms\n",
+      name, device.name().c_str(), pairs,
+      ::testing::Test::HasFailure() ? "DIFFERENT from the host's" : "the host's exactly",
+      out.timings.total_ms, out.timings.sort_ms, out.timings.tree_ms, out.timings.pairs_ms,
+      host.last_timings().total_ms);
+}
+
+TEST(CudaDevice, BroadphaseGivesTheHostsPairs) {
+  SKIP_WITHOUT_CUDA();
+  const auto device = make_cuda_backend();
+  compare_broadphase(*device, "pile_20");
+  compare_broadphase(*device, "ball_into_stack");
 }
 
 TEST(CudaDevice, NamesTheCard) {

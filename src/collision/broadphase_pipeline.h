@@ -358,10 +358,10 @@ void broadphase_build(BroadphaseState<Backend>& s, const AabbView& v) {
   mark = be.start();
   const int m = s.counts.tree_bodies;
   BroadphaseArrays<Backend>& a = s.arrays;
-  radix_sort_by_key_on(loops, a.code.data(), a.leaf_body.data(), be.room(a.code_tmp, m),
-                       be.room(a.leaf_body_tmp, m),
-                       be.room(a.radix_counts, std::size_t(loop_block_count(m)) * kRadixBuckets + 1),
-                       m, 3 * kMortonBitsPerAxis);
+  radix_sort_by_key_on(
+      loops, a.code.data(), a.leaf_body.data(), be.room(a.code_tmp, m), be.room(a.leaf_body_tmp, m),
+      be.room(a.radix_counts, std::size_t(loop_block_count(m)) * kRadixBuckets + 1), m,
+      3 * kMortonBitsPerAxis);
   be.stop(mark, t.sort_ms);
 
   // Internal nodes, then the bottom-up refit.

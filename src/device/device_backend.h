@@ -9,10 +9,13 @@
 #include <memory>
 #include <string>
 
+#include "collision/broadphase_pipeline.h"
 #include "solver/step_context.h"
 #include "solver/step_stages.h"
 
 namespace pabd {
+
+struct DeviceBroadphaseResult;
 
 class DeviceBackend {
  public:
@@ -23,6 +26,11 @@ class DeviceBackend {
   /// predict, warm start and iterate loops there over `sweeps`,
   /// and copies back what they wrote; times them into ctx.timings.
   virtual void run_loops(StepContext& ctx, const IterationColouring& sweeps) = 0;
+  /// The broadphase of `poses` (host arrays) run on the device
+  /// (device_broadphase.h): its pairs and plane pairs, the same as
+  /// Broadphase's, brought back. Not yet part of run_loops' step.
+  virtual void broadphase(const ShapePoseView& poses, const AabbSettings& settings,
+                          DeviceBroadphaseResult& out) = 0;
   /// Most device memory held so far [bytes].
   virtual std::size_t peak_memory() const = 0;
 };

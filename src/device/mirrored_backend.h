@@ -11,6 +11,7 @@
 #include "core/stage_clock.h"
 #include "device/array_mirror.h"
 #include "device/device_backend.h"
+#include "device/device_broadphase.h"
 #include "device/view_mirror.h"
 #include "solver/step_loops.h"
 
@@ -20,10 +21,28 @@ template <typename Memory, typename Loops>
 class MirroredBackend final : public DeviceBackend {
  public:
   MirroredBackend(std::string name, Memory memory, Loops loops)
-      : name_(std::move(name)), memory_(std::move(memory)), loops_(loops), mirror_(memory_) {}
+      : name_(std::move(name)),
+        memory_(std::move(memory)),
+        loops_(loops),
+        mirror_(memory_),
+        poses_(memory_) {
+    broadphase_.backend.device_loops = &loops_;
+    broadphase_.backend.memory = &memory_;
+    broadphase_.backend.meter = &meter_;
+  }
+  MirroredBackend(const MirroredBackend&) = delete;
+  MirroredBackend& operator=(const MirroredBackend&) = delete;
 
   std::string name() const override { return name_; }
-  std::size_t peak_memory() const override { return mirror_.peak_bytes(); }
+  /// Every buffer only grows, so the sum of the peaks is the peak.
+  std::size_t peak_memory() const override {
+    return mirror_.peak_bytes() + poses_.peak_bytes() + meter_.peak;
+  }
+
+  void broadphase(const ShapePoseView& poses, const AabbSettings& settings,
+                  DeviceBroadphaseResult& out) override {
+    run_device_broadphase(broadphase_, poses_, poses, settings, out);
+  }
 
   void run_loops(StepContext& host, const IterationColouring& sweeps) override {
     auto t0 = StageClock::now();
@@ -59,6 +78,10 @@ class MirroredBackend final : public DeviceBackend {
   Memory memory_;
   Loops loops_;
   ArrayMirror mirror_;
+  ArrayMirror poses_;  ///< the broadphase's copies of the poses
+  DeviceMeter meter_;  ///< the device's own arrays (the broadphase's)
+  // Last: its arrays go back to memory_ before memory_ goes.
+  BroadphaseState<DeviceBroadphaseBackend<Loops>> broadphase_;
 };
 
 }  // namespace pabd
