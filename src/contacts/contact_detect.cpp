@@ -10,6 +10,7 @@
 
 #include "contacts/contact_detect_kernels.h"
 #include "contacts/contact_load.h"
+#include "contacts/contact_stages.h"
 #include "core/block_loops.h"
 #include "core/parallel.h"
 
@@ -24,38 +25,33 @@ constexpr int kLoadRoundsPerStep = 8;
 /// get their full penalty at once.
 constexpr int kLoadRoundsFirstStep = 64;
 
-/// n as an array size, checked.
-std::size_t array_size(long long n) {
-  if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
-  return static_cast<std::size_t>(n);
-}
-
-/// Room for at least n elements in v (scratch_array.h: contents unspecified
-/// after a growth), mapped ahead of need: for arrays the step writes in full.
-/// Returns its data.
+/// Room for at least n elements (the host backend's room, for the stages here).
 template <typename T>
 T* at_least(ScratchArray<T>& v, long long n) {
-  return v.reserve_mapped(array_size(n));
+  return HostContactBackend{}.room(v, n);
 }
 
-/// The same for arrays the step writes in part (a candidate's room for
-/// manifolds, the pair ends that push, the weights only the acceleration
-/// stage reads): mapped as they are written.
+/// The same, mapped as written (HostContactBackend::room_lazy).
 template <typename T>
 T* room_for(ScratchArray<T>& v, long long n) {
-  return v.reserve_for(array_size(n));
+  return HostContactBackend{}.room_lazy(v, n);
 }
 
 }  // namespace
 
+std::size_t HostContactBackend::checked_size(long long n) {
+  if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
+  return static_cast<std::size_t>(n);
+}
+
 ContactDetector::ContactDetector(int threads, ParallelFor custom) : broadphase_(threads, custom) {
-  threading_.threads = resolve_thread_count(threads);
-  threading_.custom = std::move(custom);
+  backend_.threading.threads = resolve_thread_count(threads);
+  backend_.threading.custom = std::move(custom);
 }
 
 void ContactDetector::set_threading(int threads, ParallelFor custom) {
-  threading_.threads = resolve_thread_count(threads);
-  threading_.custom = custom;
+  backend_.threading.threads = resolve_thread_count(threads);
+  backend_.threading.custom = custom;
   broadphase_ = Broadphase(threads, std::move(custom));
 }
 
@@ -171,7 +167,6 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   Clock::time_point t0 = Clock::now();
   std::swap(cur_, prev_);
   update_joined_pairs(in);
-  const int nb = in.poses.count;
 
   // Broadphase: body pairs and body-plane pairs of the fattened boxes. A box
   // that is not finite (a state about to overflow: 1e308 m/s) leaves the step
@@ -196,115 +191,21 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   cand.joined_count = static_cast<int>(joined_.size());
   cand.group = in.collision_group;
   cand.mask = in.collision_mask;
-  const int np = cand.count;
-  cur_.pairs = np;
-  cur_.body_pairs = cand.body_pairs;
   timings_.broadphase = lap_ms(t0);
 
-  // Reach of every body over the step.
-  Real* reach = at_least(reach_, nb);
-  for_each_index(threading_, nb, [&](int i) { reach[i] = contact_reach(in.poses, i, in.aabb); });
-
-  // Room for each candidate's manifolds: a prefix sum of their capacities.
-  int* manifold_begin = at_least(manifold_begin_, np + 1);
-  for_each_index(threading_, np, [&](int i) {
-    manifold_begin[i] = candidate_manifold_capacity(in.poses, cand, i);
-  });
-  long long* block_sums = at_least(block_sums_, loop_block_count(np) + 1);
-  const long long room =
-      block_exclusive_scan(threading_, manifold_begin, manifold_begin, np, block_sums);
-  if (room > INT_MAX / 2) throw Error("contacts: more than 2^30 manifolds in one step");
-  manifold_begin[np] = static_cast<int>(room);
-
-  // Narrowphase per candidate; its point count goes to point_count[i], its key to key[i].
-  ContactManifold* manifolds = room_for(manifolds_, room);
-  int* manifold_count = at_least(manifold_count_, np);
-  int* point_count = at_least(point_count_, np);
-  std::uint64_t* key = at_least(cur_.key, np);
-  const Real margin = in.aabb.margin;
-  for_each_index(threading_, np, [&](int i) {
-    contact_manifold_kernel(in.poses, reach, cand, margin, manifold_begin, manifolds,
-                            manifold_count, point_count, i);
-    key[i] = candidate_key(cand, i);
-  });
-
-  // Offsets: the near candidates' contacts first, then the others, each in
-  // candidate order (deterministic exclusive prefix sums of the counts), so
-  // that the iterations read the touching pairs from a dense block instead
-  // of between the speculative ones (contact_near_kernel).
-  const PreviousContacts prev = previous_contacts();
-  int* previous_candidate = at_least(previous_candidate_, np);
-  int* near = at_least(near_, np);
-  int* begin = at_least(cur_.begin, np);
-  int* end = at_least(cur_.end, np);
-  const Real near_gap = kNearContactShare * length(in.aabb.acceleration) * in.aabb.dt * in.aabb.dt;
-  for_each_index(threading_, np, [&](int i) {
-    near[i] = contact_near_kernel(cand, key, manifolds, manifold_begin, manifold_count, prev,
-                                  near_gap, previous_candidate, i);
-    begin[i] = near[i] ? point_count[i] : 0;
-    end[i] = near[i] ? 0 : point_count[i];
-  });
-  const long long near_total = block_exclusive_scan(threading_, begin, begin, np, block_sums);
-  const long long total = near_total + block_exclusive_scan(threading_, end, end, np, block_sums);
-  if (total > INT_MAX / 2) throw Error("contacts: more than 2^30 contacts in one step");
-  for_each_index(threading_, np, [&](int i) {
-    if (!near[i]) begin[i] = static_cast<int>(near_total) + end[i];
-    end[i] = begin[i] + point_count[i];
-  });
-  const int nc = static_cast<int>(total);
-  cur_.count = nc;
+  contact_narrowphase_stage(backend_, scratch_, cur_, prev_, in.poses, cand, in.aabb);
   timings_.narrowphase = lap_ms(t0);
 
   // Contacts: each candidate writes its points at its offset, warm-started
   // from the previous step's matching contacts.
-  ContactOutput out;
-  out.end_body = at_least(cur_.end_body, 2LL * nc);
-  out.end_radius = at_least(cur_.end_radius, 2LL * nc);
-  out.slot_local = at_least(cur_.slot_local, 1LL * kContactSlots * nc);
-  out.normal = at_least(cur_.normal, nc);
-  out.friction = at_least(cur_.friction, nc);
-  out.restitution = at_least(cur_.restitution, nc);
-  out.approach_velocity = at_least(cur_.approach_velocity, nc);
-  out.gap_offset = at_least(cur_.gap_offset, nc);
-  out.start_gap = at_least(cur_.start_gap, nc);
-  out.anchor_reach = at_least(cur_.anchor_reach, nc);
-  out.separation = at_least(cur_.separation, nc);
-  out.feature = at_least(cur_.feature, nc);
-  out.penalty = at_least(cur_.penalty, nc);
-  out.normal_penalty = at_least(cur_.normal_penalty, nc);
-  out.lambda = at_least(cur_.lambda, nc);
-  out.sticking = at_least(cur_.sticking, nc);
-  at_least(cur_.end_weight, 2LL * nc);
-  at_least(cur_.end_scale, 2LL * nc);
-  at_least(record_, nc);
   const ContactBodyModel model{in.mass, in.friction, in.restitution};
-  const Real h2 = in.aabb.dt * in.aabb.dt;
-  const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
-  for_each_index(threading_, np, [&](int i) {
-    contact_write_kernel(in.poses, model, cand, manifolds, manifold_begin, manifold_count, begin,
-                         end, prev, previous_candidate, h2, impact_speed, out, i);
-  });
+  contact_write_stage(backend_, scratch_, cur_, prev_, in.poses, model, cand, in.aabb);
 
   build_pairs();
   build_adjacency(in);
   timings_.setup = lap_ms(t0);
   raise_penalties_by_load(in);
   timings_.load = lap_ms(t0);
-}
-
-PreviousContacts ContactDetector::previous_contacts() const {
-  PreviousContacts prev;
-  prev.body_pairs = prev_.body_pairs;
-  prev.pairs = prev_.pairs;
-  prev.key = prev_.key.data();
-  prev.begin = prev_.begin.data();
-  prev.end = prev_.end.data();
-  prev.feature = prev_.feature.data();
-  prev.slot_local = prev_.slot_local.data();
-  prev.lambda = prev_.lambda.data();
-  prev.sticking = prev_.sticking.data();
-  prev.approach_velocity = prev_.approach_velocity.data();
-  return prev;
 }
 
 void ContactDetector::build_pairs() {
@@ -400,9 +301,11 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   support_weight_.resize(static_cast<std::size_t>(nb));
   supported_scratch_.resize(static_cast<std::size_t>(nb));
   Real* pair_support = at_least(pair_support_, 2LL * pair_count_);
-  for_each_index(threading_, pair_count_, [&](int m) { pair_support_kernel(v, pair_support, m); });
+  for_each_index(backend_.threading, pair_count_,
+                 [&](int m) { pair_support_kernel(v, pair_support, m); });
   Real* weight = support_weight_.data();
-  for_each_index(threading_, nb, [&](int i) { support_weight_kernel(v, pair_support, weight, i); });
+  for_each_index(backend_.threading, nb,
+                 [&](int i) { support_weight_kernel(v, pair_support, weight, i); });
   if (any_articulation_) {  // a pile of free boxes has none: no per-step pass
     share_hanging_mass(v, nb);
     v.hung_mass = hung_mass_.data();
@@ -410,7 +313,7 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   for (int r = 0; r < rounds; ++r) {
     const Real* previous = supported_mass_.data();
     Real* next = supported_scratch_.data();
-    for_each_index(threading_, nb, [&](int i) {
+    for_each_index(backend_.threading, nb, [&](int i) {
       supported_mass_kernel(v, pair_support, weight, previous, total, next, i);
     });
     supported_mass_.swap(supported_scratch_);
@@ -418,14 +321,15 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   const Real* supported = supported_mass_.data();
   const Real* start_gap = cur_.start_gap.data();
   Real* drop = at_least(support_drop_, nb);
-  for_each_index(threading_, nb, [&](int i) { support_drop_kernel(v, start_gap, drop, i); });
+  for_each_index(backend_.threading, nb,
+                 [&](int i) { support_drop_kernel(v, start_gap, drop, i); });
   const Real* approach = cur_.approach_velocity.data();
   const Real* friction = cur_.friction.data();
   const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
   Real* penalty = cur_.normal_penalty.data();
   Vec3* lambda = cur_.lambda.data();
   const Real h2 = in.aabb.dt * in.aabb.dt;
-  for_each_index(threading_, nc, [&](int k) {
+  for_each_index(backend_.threading, nc, [&](int k) {
     load_penalty_kernel(v, weight, supported, drop, start_gap, approach, friction, impact_speed, g,
                         h2, penalty, lambda, k);
   });
@@ -450,7 +354,7 @@ ContactArrays ContactDetector::arrays() {
   c.sticking = cur_.sticking.data();
   c.end_weight = cur_.end_weight.data();
   c.end_scale = cur_.end_scale.data();
-  c.record = record_.data();
+  c.record = scratch_.record.data();
   c.pair_count = pair_count_;
   c.pair_begin = pair_begin_.data();
   c.pair_end = pair_end_.data();

@@ -39,6 +39,8 @@
 
 #include "collision/broadphase.h"
 #include "collision/contact_manifold.h"
+#include "contacts/contact_set.h"
+#include "core/block_loops.h"
 #include "core/scratch_array.h"
 #include "model/bond_arrays.h"
 #include "model/contact_arrays.h"
@@ -46,9 +48,8 @@
 
 namespace pabd {
 
-struct ContactLoadView;   // contacts/contact_load.h
-struct PreviousContacts;  // contacts/contact_detect_kernels.h
-class SnapshotWriter;     // core/snapshot_io.h
+struct ContactLoadView;  // contacts/contact_load.h
+class SnapshotWriter;    // core/snapshot_io.h
 class SnapshotReader;
 
 /// What detection reads: the start-of-step poses and the model.
@@ -65,6 +66,32 @@ struct ContactDetectInput {
   const std::uint32_t* collision_group = nullptr;  ///< per body (null: no filtering)
   const std::uint32_t* collision_mask = nullptr;   ///< per body
   AabbSettings aabb;                               ///< margin, h and gravity
+};
+
+/// The host's backend of the detect stages (contact_stages.h): ScratchArrays,
+/// Threading's loops.
+struct HostContactBackend {
+  template <typename T>
+  using Array = ScratchArray<T>;
+
+  Threading threading;
+
+  ThreadingLoops loops() const { return ThreadingLoops{threading}; }
+  /// Room for at least n elements (contents unspecified after a growth),
+  /// mapped ahead of need: for arrays the step writes in full.
+  template <typename T>
+  T* room(ScratchArray<T>& v, long long n) const {
+    return v.reserve_mapped(checked_size(n));
+  }
+  /// The same for arrays the step writes in part (a candidate's room for
+  /// manifolds, the pair ends that push, the weights only the acceleration
+  /// stage reads): mapped as they are written.
+  template <typename T>
+  T* room_lazy(ScratchArray<T>& v, long long n) const {
+    return v.reserve_for(checked_size(n));
+  }
+  /// n as an array size; throws pabd::Error past 2^31 - 1.
+  static std::size_t checked_size(long long n);
 };
 
 class ContactDetector {
@@ -115,61 +142,21 @@ class ContactDetector {
   const Timings& timings() const { return timings_; }
 
  private:
-  /// One step's contacts, and its candidates' keys and contact ranges for matching.
-  struct Buffer {
-    int count = 0;                    ///< contacts
-    int pairs = 0;                    ///< candidates
-    int body_pairs = 0;               ///< candidates that are body pairs (the rest are plane pairs)
-    ScratchArray<std::uint64_t> key;  ///< per candidate (contact_detect_kernels.h)
-    ScratchArray<int> begin;          ///< per candidate: first contact
-    ScratchArray<int> end;            ///< per candidate: one past its last contact
-    ScratchArray<int> end_body;       ///< per end
-    ScratchArray<Real> end_radius;    ///< per end
-    ScratchArray<Vec3> slot_local;    ///< per slot
-    ScratchArray<Vec3> normal;        ///< per contact, and so on (contact_arrays.h)
-    ScratchArray<Real> friction;
-    ScratchArray<Real> restitution;
-    ScratchArray<Real> approach_velocity;
-    ScratchArray<Real> gap_offset;
-    ScratchArray<Real> start_gap;
-    ScratchArray<Real> anchor_reach;
-    ScratchArray<Real> separation;
-    ScratchArray<std::uint32_t> feature;
-    ScratchArray<Real> penalty;
-    ScratchArray<Real> normal_penalty;
-    ScratchArray<Vec3> lambda;
-    ScratchArray<std::uint8_t> sticking;
-    ScratchArray<Real> end_weight;  ///< per end
-    ScratchArray<Real> end_scale;   ///< per end
-  };
-
   void update_joined_pairs(const ContactDetectInput& input);
   /// jointed_ and articulation_ from the bonds (contact_load.h).
   void mark_articulations(const ContactDetectInput& input);
   /// hung_mass_: each free articulation's unsupported mass, shared among its
   /// supported bodies by their support weight (contact_load.h).
   void share_hanging_mass(const ContactLoadView& view, int bodies);
-  /// The previous step's contacts, as the matching reads them.
-  PreviousContacts previous_contacts() const;
   void build_pairs();
   void build_adjacency(const ContactDetectInput& input);
   void raise_penalties_by_load(const ContactDetectInput& input);
 
-  Threading threading_;
+  HostContactBackend backend_;
   Broadphase broadphase_;
-  Buffer cur_, prev_;
+  ContactSet<HostContactBackend> cur_, prev_;
+  CandidateScratch<HostContactBackend> scratch_;
   Timings timings_;
-  ScratchArray<Real> reach_;
-  ScratchArray<int> manifold_begin_;  ///< per candidate + 1: first manifold
-  ScratchArray<int> manifold_count_;  ///< per candidate
-  ScratchArray<ContactManifold> manifolds_;
-  ScratchArray<long long> block_sums_;
-  ScratchArray<int> point_count_;         ///< per candidate: its manifolds' points
-  ScratchArray<int> near_;                ///< per candidate: 1 = its contacts go first (near ones)
-  ScratchArray<int> previous_candidate_;  ///< per candidate: its match in the previous step, or -1
-  /// Per contact: its constants packed for the iterations (ContactRecord),
-  /// written by contact_prepare_kernel; rebuilt every step, never carried.
-  ScratchArray<ContactRecord> record_;
   // Pairs joined by a bond, and the bond ends they were found from.
   std::vector<std::uint64_t> joined_;
   std::vector<int> joined_from_;

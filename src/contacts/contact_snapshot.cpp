@@ -61,7 +61,7 @@ void ContactDetector::load_state(SnapshotReader& in, int bodies) {
   if (n < 0 || p < 0 || body_pairs < 0 || body_pairs > p || std::uint64_t(n) > kMaxContacts ||
       std::uint64_t(p) > kMaxContacts)
     throw Error("restore_state: corrupt snapshot (contact counts)");
-  Buffer& b = cur_;
+  ContactSet<HostContactBackend>& b = cur_;
   visit_arrays(b, n, p, [&](auto& a, long long count, const char* what) {
     in.array(a.reserve_for(static_cast<std::size_t>(std::max(count, 1LL))),
              static_cast<std::size_t>(count), what);

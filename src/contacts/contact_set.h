@@ -1,0 +1,66 @@
+// A detection's arrays in a backend's memory (contact_stages.h): one step's
+// contacts (ContactSet; a detector keeps two, this step's and the previous
+// one's, for the matching) and the per-candidate scratch. The host's arrays
+// are ScratchArrays (contact_detect.h), a device's DeviceArrays.
+#pragma once
+
+#include <cstdint>
+
+#include "collision/contact_manifold.h"
+#include "model/contact_arrays.h"
+
+namespace pabd {
+
+/// One step's contacts, and its candidates' keys and contact ranges for
+/// matching, in the backend's memory (contact_arrays.h names the fields).
+template <typename Backend>
+struct ContactSet {
+  template <typename T>
+  using Array = typename Backend::template Array<T>;
+
+  int count = 0;             ///< contacts
+  int pairs = 0;             ///< candidates
+  int body_pairs = 0;        ///< candidates that are body pairs (the rest are plane pairs)
+  Array<std::uint64_t> key;  ///< per candidate (contact_detect_kernels.h)
+  Array<int> begin;          ///< per candidate: first contact
+  Array<int> end;            ///< per candidate: one past its last contact
+  Array<int> end_body;       ///< per end
+  Array<Real> end_radius;    ///< per end
+  Array<Vec3> slot_local;    ///< per slot
+  Array<Vec3> normal;        ///< per contact, and so on (contact_arrays.h)
+  Array<Real> friction;
+  Array<Real> restitution;
+  Array<Real> approach_velocity;
+  Array<Real> gap_offset;
+  Array<Real> start_gap;
+  Array<Real> anchor_reach;
+  Array<Real> separation;
+  Array<std::uint32_t> feature;
+  Array<Real> penalty;
+  Array<Real> normal_penalty;
+  Array<Vec3> lambda;
+  Array<std::uint8_t> sticking;
+  Array<Real> end_weight;  ///< per end
+  Array<Real> end_scale;   ///< per end
+};
+
+/// The per-candidate scratch of a detection.
+template <typename Backend>
+struct CandidateScratch {
+  template <typename T>
+  using Array = typename Backend::template Array<T>;
+
+  Array<Real> reach;          ///< per body: how far it can move in the step
+  Array<int> manifold_begin;  ///< per candidate + 1: first manifold
+  Array<int> manifold_count;  ///< per candidate
+  Array<ContactManifold> manifolds;
+  Array<long long> block_sums;
+  Array<int> point_count;         ///< per candidate: its manifolds' points
+  Array<int> near;                ///< per candidate: 1 = its contacts go first (near ones)
+  Array<int> previous_candidate;  ///< per candidate: its match in the previous step, or -1
+  /// Per contact: its constants packed for the iterations (ContactRecord),
+  /// written by contact_prepare_kernel; rebuilt every step, never carried.
+  Array<ContactRecord> record;
+};
+
+}  // namespace pabd

@@ -1,0 +1,153 @@
+// The detect stage's per-candidate work, written once for the host
+// (contact_detect.cpp) and a device (device/device_contacts.h): the
+// narrowphase of every candidate with the contact offsets, then the contacts
+// written at their offsets, matched to the previous step's.
+//
+// The backend (as collision/broadphase_pipeline.h's) gives the loops
+// (loops(): each, each_block, serial, read), its arrays (Array<T>) and two
+// ways to size them: room(array, n) for arrays the stage writes in full
+// (the host maps them ahead of need), room_lazy(array, n) for arrays it
+// writes in part (mapped as they are written). Every kernel writes only its
+// own index, and the offsets are deterministic prefix sums over fixed
+// blocks, so the contacts are the same for any thread count and on any
+// backend.
+#pragma once
+
+#include <climits>
+#include <cstdint>
+
+#include "contacts/contact_detect_kernels.h"
+#include "contacts/contact_set.h"
+#include "core/block_loops.h"
+
+namespace pabd {
+
+/// The previous step's contacts, as the matching reads them.
+template <typename Backend>
+PreviousContacts previous_contacts(const ContactSet<Backend>& prev) {
+  PreviousContacts p;
+  p.body_pairs = prev.body_pairs;
+  p.pairs = prev.pairs;
+  p.key = prev.key.data();
+  p.begin = prev.begin.data();
+  p.end = prev.end.data();
+  p.feature = prev.feature.data();
+  p.slot_local = prev.slot_local.data();
+  p.lambda = prev.lambda.data();
+  p.sticking = prev.sticking.data();
+  p.approach_velocity = prev.approach_velocity.data();
+  return p;
+}
+
+/// The narrowphase of every candidate of `cand` at the start-of-step poses,
+/// and where each one's contacts go: near candidates' first, then the
+/// others', each in candidate order (deterministic exclusive prefix sums of
+/// the counts), so that the iterations read the touching pairs from a dense
+/// block instead of between the speculative ones (contact_near_kernel).
+/// Sets cur's pairs, body_pairs and count, and its keys, begin and end.
+template <typename Backend>
+void contact_narrowphase_stage(Backend& be, CandidateScratch<Backend>& s, ContactSet<Backend>& cur,
+                               const ContactSet<Backend>& prev, const ShapePoseView& poses,
+                               const ContactCandidates& cand, const AabbSettings& aabb) {
+  const auto loops = be.loops();
+  const int nb = poses.count, np = cand.count;
+  cur.pairs = np;
+  cur.body_pairs = cand.body_pairs;
+
+  // Reach of every body over the step.
+  Real* reach = be.room(s.reach, nb);
+  loops.each(nb, [=] PABD_LAMBDA(int i) { reach[i] = contact_reach(poses, i, aabb); });
+
+  // Room for each candidate's manifolds: a prefix sum of their capacities.
+  int* manifold_begin = be.room(s.manifold_begin, np + 1LL);
+  loops.each(np, [=] PABD_LAMBDA(int i) {
+    manifold_begin[i] = candidate_manifold_capacity(poses, cand, i);
+  });
+  long long* block_sums = be.room(s.block_sums, loop_block_count(np) + 1LL);
+  const long long room =
+      block_exclusive_scan_on(loops, manifold_begin, manifold_begin, np, block_sums);
+  if (room > INT_MAX / 2) throw Error("contacts: more than 2^30 manifolds in one step");
+  const int manifold_room = static_cast<int>(room);
+  loops.serial([=] PABD_LAMBDA() { manifold_begin[np] = manifold_room; });
+
+  // Narrowphase per candidate; its point count goes to point_count[i], its key to key[i].
+  ContactManifold* manifolds = be.room_lazy(s.manifolds, room);
+  int* manifold_count = be.room(s.manifold_count, np);
+  int* point_count = be.room(s.point_count, np);
+  std::uint64_t* key = be.room(cur.key, np);
+  const Real margin = aabb.margin;
+  loops.each(np, [=] PABD_LAMBDA(int i) {
+    contact_manifold_kernel(poses, reach, cand, margin, manifold_begin, manifolds, manifold_count,
+                            point_count, i);
+    key[i] = candidate_key(cand, i);
+  });
+
+  // Offsets: the near candidates' contacts first, then the others'.
+  const PreviousContacts previous = previous_contacts(prev);
+  int* previous_candidate = be.room(s.previous_candidate, np);
+  int* near = be.room(s.near, np);
+  int* begin = be.room(cur.begin, np);
+  int* end = be.room(cur.end, np);
+  const Real near_gap = kNearContactShare * length(aabb.acceleration) * aabb.dt * aabb.dt;
+  loops.each(np, [=] PABD_LAMBDA(int i) {
+    near[i] = contact_near_kernel(cand, key, manifolds, manifold_begin, manifold_count, previous,
+                                  near_gap, previous_candidate, i);
+    begin[i] = near[i] ? point_count[i] : 0;
+    end[i] = near[i] ? 0 : point_count[i];
+  });
+  const long long near_total = block_exclusive_scan_on(loops, begin, begin, np, block_sums);
+  const long long total = near_total + block_exclusive_scan_on(loops, end, end, np, block_sums);
+  if (total > INT_MAX / 2) throw Error("contacts: more than 2^30 contacts in one step");
+  const int near_count = static_cast<int>(near_total);
+  loops.each(np, [=] PABD_LAMBDA(int i) {
+    if (!near[i]) begin[i] = near_count + end[i];
+    end[i] = begin[i] + point_count[i];
+  });
+  cur.count = static_cast<int>(total);
+}
+
+/// Each candidate writes its points at its offset (contact_narrowphase_stage),
+/// warm-started from the previous step's matching contacts; room for the
+/// per-end weights and scales and the iterations' records too.
+template <typename Backend>
+void contact_write_stage(Backend& be, CandidateScratch<Backend>& s, ContactSet<Backend>& cur,
+                         const ContactSet<Backend>& prev, const ShapePoseView& poses,
+                         const ContactBodyModel& model, const ContactCandidates& cand,
+                         const AabbSettings& aabb) {
+  const int nc = cur.count, np = cur.pairs;
+  ContactOutput out;
+  out.end_body = be.room(cur.end_body, 2LL * nc);
+  out.end_radius = be.room(cur.end_radius, 2LL * nc);
+  out.slot_local = be.room(cur.slot_local, 1LL * kContactSlots * nc);
+  out.normal = be.room(cur.normal, nc);
+  out.friction = be.room(cur.friction, nc);
+  out.restitution = be.room(cur.restitution, nc);
+  out.approach_velocity = be.room(cur.approach_velocity, nc);
+  out.gap_offset = be.room(cur.gap_offset, nc);
+  out.start_gap = be.room(cur.start_gap, nc);
+  out.anchor_reach = be.room(cur.anchor_reach, nc);
+  out.separation = be.room(cur.separation, nc);
+  out.feature = be.room(cur.feature, nc);
+  out.penalty = be.room(cur.penalty, nc);
+  out.normal_penalty = be.room(cur.normal_penalty, nc);
+  out.lambda = be.room(cur.lambda, nc);
+  out.sticking = be.room(cur.sticking, nc);
+  be.room(cur.end_weight, 2LL * nc);
+  be.room(cur.end_scale, 2LL * nc);
+  be.room(s.record, nc);
+  const ContactManifold* manifolds = s.manifolds.data();
+  const int* manifold_begin = s.manifold_begin.data();
+  const int* manifold_count = s.manifold_count.data();
+  const int* begin = cur.begin.data();
+  const int* end = cur.end.data();
+  const int* previous_candidate = s.previous_candidate.data();
+  const PreviousContacts previous = previous_contacts(prev);
+  const Real h2 = aabb.dt * aabb.dt;
+  const Real impact_speed = contact_impact_speed(aabb.acceleration, aabb.dt);
+  be.loops().each(np, [=] PABD_LAMBDA(int i) {
+    contact_write_kernel(poses, model, cand, manifolds, manifold_begin, manifold_count, begin, end,
+                         previous, previous_candidate, h2, impact_speed, out, i);
+  });
+}
+
+}  // namespace pabd
