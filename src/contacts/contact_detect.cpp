@@ -59,7 +59,7 @@ void ContactDetector::clear() {
   supported_mass_.clear();
   cur_.count = cur_.pairs = cur_.body_pairs = 0;
   prev_.count = prev_.pairs = prev_.body_pairs = 0;
-  pair_count_ = 0;
+  pairs_.count = 0;
   end_begin_.clear();
 }
 
@@ -176,7 +176,7 @@ void ContactDetector::detect(const ContactDetectInput& in) {
     broadphase_.build(in.poses, in.aabb);
   } catch (const Error&) {
     cur_.count = cur_.pairs = cur_.body_pairs = 0;
-    pair_count_ = 0;
+    pairs_.count = 0;
     end_begin_.clear();
     return;
   }
@@ -201,62 +201,19 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   const ContactBodyModel model{in.mass, in.friction, in.restitution};
   contact_write_stage(backend_, scratch_, cur_, prev_, in.poses, model, cand, in.aabb);
 
-  build_pairs();
+  contact_pairs_stage(backend_, pairs_, cur_, cand, in.poses.count);
   build_adjacency(in);
   timings_.setup = lap_ms(t0);
   raise_penalties_by_load(in);
   timings_.load = lap_ms(t0);
 }
 
-void ContactDetector::build_pairs() {
-  // The candidates with points, listed by their first dynamic body: the body
-  // pairs (sorted by their lower index a) merged with the plane pairs (sorted
-  // by their body), a body's body pairs first. A serial merge, one compare
-  // per candidate; the same for any thread count.
-  const int np = cur_.pairs, nb_pairs = cur_.body_pairs;
-  const int* begin = cur_.begin.data();
-  const int* end = cur_.end.data();
-  const int* end_body = cur_.end_body.data();
-  int* pair_begin = at_least(pair_begin_, np);
-  int* pair_end = at_least(pair_end_, np);
-  int* pair_body = at_least(pair_body_, 2LL * np);
-  std::uint8_t* pair_round = at_least(pair_round_, np);
-  const Real* end_radius = cur_.end_radius.data();
-  int m = 0;
-  auto take = [&](int i) {
-    const int first = begin[i];
-    if (end[i] == first) return;
-    pair_begin[m] = first;
-    pair_end[m] = end[i];
-    pair_body[2 * m] = end_body[2 * first];
-    pair_body[2 * m + 1] = end_body[2 * first + 1];
-    pair_round[m] = end_radius[2 * first] > 0 || end_radius[2 * first + 1] > 0 ? 1 : 0;
-    ++m;
-  };
-  // A body pair's first body is its A end; a plane pair's is its B end.
-  const BodyPair* body_pairs = broadphase_.pairs().data();
-  const PlanePair* plane_pairs = broadphase_.plane_pairs().data();
-  int i = 0, j = nb_pairs;
-  while (i < nb_pairs || j < np) {
-    if (j == np || (i < nb_pairs && body_pairs[i].a <= plane_pairs[j - nb_pairs].body))
-      take(i++);
-    else
-      take(j++);
-  }
-  pair_count_ = m;
-  at_least(pair_record_, m);
-  at_least(pair_quiet_, m);
-  room_for(pair_sums_, 2LL * m);
-  room_for(pair_weight_, 2LL * m);
-  room_for(pair_second_moment_, 2LL * m);
-}
-
 void ContactDetector::build_adjacency(const ContactDetectInput& in) {
   // Counting sort of the pair ends on dynamic bodies by body, in pair order
   // (serial, so every body gathers its pairs in a fixed order).
-  const int nb = in.poses.count, ends = 2 * pair_count_;
+  const int nb = in.poses.count, ends = 2 * pairs_.count;
   const std::uint8_t* is_static = in.poses.is_static;
-  const int* pair_body = pair_body_.data();
+  const int* pair_body = pairs_.body.data();
   auto used = [&](int e) { return !(is_static && is_static[pair_body[e]]); };
   end_begin_.assign(static_cast<std::size_t>(nb) + 1, 0);
   for (int e = 0; e < ends; ++e)
@@ -276,9 +233,9 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   ContactLoadView v;
   v.end_body = cur_.end_body.data();
   v.normal = cur_.normal.data();
-  v.pair_begin = pair_begin_.data();
-  v.pair_end = pair_end_.data();
-  v.pair_body = pair_body_.data();
+  v.pair_begin = pairs_.begin.data();
+  v.pair_end = pairs_.end.data();
+  v.pair_body = pairs_.body.data();
   v.begin = end_begin_.data();
   v.index = end_index_.data();
   v.mass = in.mass;
@@ -300,8 +257,8 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   }
   support_weight_.resize(static_cast<std::size_t>(nb));
   supported_scratch_.resize(static_cast<std::size_t>(nb));
-  Real* pair_support = at_least(pair_support_, 2LL * pair_count_);
-  for_each_index(backend_.threading, pair_count_,
+  Real* pair_support = at_least(pair_support_, 2LL * pairs_.count);
+  for_each_index(backend_.threading, pairs_.count,
                  [&](int m) { pair_support_kernel(v, pair_support, m); });
   Real* weight = support_weight_.data();
   for_each_index(backend_.threading, nb,
@@ -355,16 +312,16 @@ ContactArrays ContactDetector::arrays() {
   c.end_weight = cur_.end_weight.data();
   c.end_scale = cur_.end_scale.data();
   c.record = scratch_.record.data();
-  c.pair_count = pair_count_;
-  c.pair_begin = pair_begin_.data();
-  c.pair_end = pair_end_.data();
-  c.pair_body = pair_body_.data();
-  c.pair_round = pair_round_.data();
-  c.pair_record = pair_record_.data();
-  c.pair_quiet = pair_quiet_.data();
-  c.pair_sums = pair_sums_.data();
-  c.pair_weight = pair_weight_.data();
-  c.pair_second_moment = pair_second_moment_.data();
+  c.pair_count = pairs_.count;
+  c.pair_begin = pairs_.begin.data();
+  c.pair_end = pairs_.end.data();
+  c.pair_body = pairs_.body.data();
+  c.pair_round = pairs_.round.data();
+  c.pair_record = pairs_.record.data();
+  c.pair_quiet = pairs_.quiet.data();
+  c.pair_sums = pairs_.sums.data();
+  c.pair_weight = pairs_.weight.data();
+  c.pair_second_moment = pairs_.second_moment.data();
   return c;
 }
 
@@ -373,9 +330,9 @@ ContactEnds ContactDetector::ends() {
   if (cur_.count == 0 || end_begin_.empty()) return e;
   e.begin = end_begin_.data();
   e.index = end_index_.data();
-  e.weight = pair_weight_.data();
-  e.sums = pair_sums_.data();
-  e.second_moment = pair_second_moment_.data();
+  e.weight = pairs_.weight.data();
+  e.sums = pairs_.sums.data();
+  e.second_moment = pairs_.second_moment.data();
   e.bound = end_bound_.data();
   return e;
 }

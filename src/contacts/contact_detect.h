@@ -148,7 +148,6 @@ class ContactDetector {
   /// hung_mass_: each free articulation's unsupported mass, shared among its
   /// supported bodies by their support weight (contact_load.h).
   void share_hanging_mass(const ContactLoadView& view, int bodies);
-  void build_pairs();
   void build_adjacency(const ContactDetectInput& input);
   void raise_penalties_by_load(const ContactDetectInput& input);
 
@@ -170,16 +169,7 @@ class ContactDetector {
   bool any_articulation_ = false;  ///< some articulation_[i] >= 0
   bool joined_valid_ = false;
   // This step's contact pairs (contact_arrays.h): the candidates with points.
-  int pair_count_ = 0;
-  ScratchArray<int> pair_begin_;           ///< per pair: first contact
-  ScratchArray<int> pair_end_;             ///< per pair: one past its last contact
-  ScratchArray<int> pair_body_;            ///< per pair end
-  ScratchArray<std::uint8_t> pair_round_;  ///< per pair
-  ScratchArray<PairRecord> pair_record_;   ///< per pair (PairRecord)
-  ScratchArray<std::uint8_t> pair_quiet_;  ///< per pair
-  ScratchArray<BondEndSums> pair_sums_;    ///< per pair end
-  ScratchArray<Real> pair_weight_;         ///< per pair end
-  ScratchArray<Mat3> pair_second_moment_;  ///< per pair end
+  ContactPairSet<HostContactBackend> pairs_;
   // Body-to-pair-end adjacency (CSR) and its fill cursors.
   std::vector<int> end_begin_;
   ScratchArray<int> end_index_;

@@ -63,4 +63,29 @@ struct CandidateScratch {
   Array<ContactRecord> record;
 };
 
+/// This step's contact pairs (contact_arrays.h): the candidates with points,
+/// listed by their first dynamic body; and the merge that lists them.
+template <typename Backend>
+struct ContactPairSet {
+  template <typename T>
+  using Array = typename Backend::template Array<T>;
+
+  int count = 0;
+  Array<int> begin;           ///< per pair: first contact
+  Array<int> end;             ///< per pair: one past its last contact
+  Array<int> body;            ///< per pair end
+  Array<std::uint8_t> round;  ///< per pair
+  Array<PairRecord> record;   ///< per pair (PairRecord)
+  Array<std::uint8_t> quiet;  ///< per pair
+  Array<BondEndSums> sums;    ///< per pair end
+  Array<Real> weight;         ///< per pair end
+  Array<Mat3> second_moment;  ///< per pair end
+  // The merge of the body pairs and the plane pairs (contact_pairs_stage).
+  Array<int> first_body_pair;   ///< per body + 1: its first body pair as the pairs' A end
+  Array<int> first_plane_pair;  ///< per body + 1: its first plane pair
+  Array<int> merged;            ///< per place in the merge: its candidate
+  Array<int> slot;              ///< per place in the merge: its pair, if it has points
+  Array<long long> block_sums;
+};
+
 }  // namespace pabd

@@ -82,7 +82,7 @@ void ContactDetector::load_state(SnapshotReader& in, int bodies) {
   b.body_pairs = static_cast<int>(body_pairs);
   // The pair adjacency belongs to the step that built it; the next detection
   // rebuilds it from these contacts.
-  pair_count_ = 0;
+  pairs_.count = 0;
   end_begin_.clear();
 }
 

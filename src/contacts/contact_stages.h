@@ -150,4 +150,90 @@ void contact_write_stage(Backend& be, CandidateScratch<Backend>& s, ContactSet<B
   });
 }
 
+/// The first of the body pairs (ascending in a) whose a is >= body.
+PABD_HD int first_body_pair_from(const BodyPair* pairs, int count, int body) {
+  int lo = 0, hi = count;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (pairs[mid].a < body)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// The first of the plane pairs (ascending in body) whose body is >= body.
+PABD_HD int first_plane_pair_from(const PlanePair* pairs, int count, int body) {
+  int lo = 0, hi = count;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (pairs[mid].body < body)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// The step's contact pairs: the candidates with points, listed by their
+/// first body, the body pairs (sorted by their lower index a, their A end)
+/// merged with the plane pairs (sorted by their body, their B end), a body's
+/// body pairs first. Each candidate finds its place in the merge by the
+/// counts of the other list before it (per body, by binary search), so the
+/// merge is parallel and its order the same for any thread count.
+template <typename Backend>
+void contact_pairs_stage(Backend& be, ContactPairSet<Backend>& p, const ContactSet<Backend>& cur,
+                         const ContactCandidates& cand, int bodies) {
+  const auto loops = be.loops();
+  const int np = cur.pairs, nb_pairs = cur.body_pairs, nplane = np - nb_pairs;
+  const BodyPair* body_pairs = cand.pairs;
+  const PlanePair* plane_pairs = cand.plane_pairs;
+  int* first_body_pair = be.room(p.first_body_pair, bodies + 1LL);
+  int* first_plane_pair = be.room(p.first_plane_pair, bodies + 1LL);
+  loops.each(bodies + 1, [=] PABD_LAMBDA(int b) {
+    first_body_pair[b] = first_body_pair_from(body_pairs, nb_pairs, b);
+    first_plane_pair[b] = first_plane_pair_from(plane_pairs, nplane, b);
+  });
+  // Place in the merge: a body pair (a, b) follows the plane pairs of bodies
+  // below a; a plane pair of body c follows the body pairs with a <= c.
+  int* merged = be.room(p.merged, np);
+  int* slot = be.room(p.slot, np);
+  const int* begin = cur.begin.data();
+  const int* end = cur.end.data();
+  loops.each(np, [=] PABD_LAMBDA(int i) {
+    const int place = i < nb_pairs
+                          ? i + first_plane_pair[body_pairs[i].a]
+                          : (i - nb_pairs) + first_body_pair[plane_pairs[i - nb_pairs].body + 1];
+    merged[place] = i;
+    slot[place] = end[i] != begin[i] ? 1 : 0;
+  });
+  // Each candidate with points becomes the pair at its place's count.
+  long long* block_sums = be.room(p.block_sums, loop_block_count(np) + 1LL);
+  const long long count = block_exclusive_scan_on(loops, slot, slot, np, block_sums);
+  const int m = static_cast<int>(count);
+  p.count = m;
+  int* pair_begin = be.room(p.begin, m);
+  int* pair_end = be.room(p.end, m);
+  int* pair_body = be.room(p.body, 2LL * m);
+  std::uint8_t* pair_round = be.room(p.round, m);
+  const int* end_body = cur.end_body.data();
+  const Real* end_radius = cur.end_radius.data();
+  loops.each(np, [=] PABD_LAMBDA(int place) {
+    const int i = merged[place], first = begin[i];
+    if (end[i] == first) return;
+    const int k = slot[place];
+    pair_begin[k] = first;
+    pair_end[k] = end[i];
+    pair_body[2 * k] = end_body[2 * first];
+    pair_body[2 * k + 1] = end_body[2 * first + 1];
+    pair_round[k] = end_radius[2 * first] > 0 || end_radius[2 * first + 1] > 0 ? 1 : 0;
+  });
+  be.room(p.record, m);
+  be.room(p.quiet, m);
+  be.room_lazy(p.sums, 2LL * m);
+  be.room_lazy(p.weight, 2LL * m);
+  be.room_lazy(p.second_moment, 2LL * m);
+}
+
 }  // namespace pabd
