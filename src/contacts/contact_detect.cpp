@@ -60,7 +60,7 @@ void ContactDetector::clear() {
   cur_.count = cur_.pairs = cur_.body_pairs = 0;
   prev_.count = prev_.pairs = prev_.body_pairs = 0;
   pairs_.count = 0;
-  end_begin_.clear();
+  ends_.built = false;
 }
 
 void ContactDetector::mark_articulations(const ContactDetectInput& in) {
@@ -177,7 +177,7 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   } catch (const Error&) {
     cur_.count = cur_.pairs = cur_.body_pairs = 0;
     pairs_.count = 0;
-    end_begin_.clear();
+    ends_.built = false;
     return;
   }
   const std::vector<BodyPair>& body_pairs = broadphase_.pairs();
@@ -202,28 +202,10 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   contact_write_stage(backend_, scratch_, cur_, prev_, in.poses, model, cand, in.aabb);
 
   contact_pairs_stage(backend_, pairs_, cur_, cand, in.poses.count);
-  build_adjacency(in);
+  contact_adjacency_stage(backend_, ends_, pairs_, in.poses.is_static, in.poses.count);
   timings_.setup = lap_ms(t0);
   raise_penalties_by_load(in);
   timings_.load = lap_ms(t0);
-}
-
-void ContactDetector::build_adjacency(const ContactDetectInput& in) {
-  // Counting sort of the pair ends on dynamic bodies by body, in pair order
-  // (serial, so every body gathers its pairs in a fixed order).
-  const int nb = in.poses.count, ends = 2 * pairs_.count;
-  const std::uint8_t* is_static = in.poses.is_static;
-  const int* pair_body = pairs_.body.data();
-  auto used = [&](int e) { return !(is_static && is_static[pair_body[e]]); };
-  end_begin_.assign(static_cast<std::size_t>(nb) + 1, 0);
-  for (int e = 0; e < ends; ++e)
-    if (used(e)) ++end_begin_[pair_body[e] + 1];
-  for (int i = 0; i < nb; ++i) end_begin_[i + 1] += end_begin_[i];
-  int* index = at_least(end_index_, end_begin_[nb]);
-  fill_.assign(end_begin_.begin(), end_begin_.end() - 1);
-  for (int e = 0; e < ends; ++e)
-    if (used(e)) index[fill_[pair_body[e]]++] = e;
-  at_least(end_bound_, end_begin_[nb]);
 }
 
 void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
@@ -236,8 +218,8 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   v.pair_begin = pairs_.begin.data();
   v.pair_end = pairs_.end.data();
   v.pair_body = pairs_.body.data();
-  v.begin = end_begin_.data();
-  v.index = end_index_.data();
+  v.begin = ends_.begin.data();
+  v.index = ends_.index.data();
   v.mass = in.mass;
   v.is_static = in.poses.is_static;
   v.jointed = jointed_.data();
@@ -327,13 +309,13 @@ ContactArrays ContactDetector::arrays() {
 
 ContactEnds ContactDetector::ends() {
   ContactEnds e;
-  if (cur_.count == 0 || end_begin_.empty()) return e;
-  e.begin = end_begin_.data();
-  e.index = end_index_.data();
+  if (cur_.count == 0 || !ends_.built) return e;
+  e.begin = ends_.begin.data();
+  e.index = ends_.index.data();
   e.weight = pairs_.weight.data();
   e.sums = pairs_.sums.data();
   e.second_moment = pairs_.second_moment.data();
-  e.bound = end_bound_.data();
+  e.bound = ends_.bound.data();
   return e;
 }
 

@@ -73,6 +73,8 @@ struct ContactDetectInput {
 struct HostContactBackend {
   template <typename T>
   using Array = ScratchArray<T>;
+  /// The adjacency by a serial counting sort (contact_adjacency_stage).
+  static constexpr bool kSerialAdjacency = true;
 
   Threading threading;
 
@@ -148,7 +150,6 @@ class ContactDetector {
   /// hung_mass_: each free articulation's unsupported mass, shared among its
   /// supported bodies by their support weight (contact_load.h).
   void share_hanging_mass(const ContactLoadView& view, int bodies);
-  void build_adjacency(const ContactDetectInput& input);
   void raise_penalties_by_load(const ContactDetectInput& input);
 
   HostContactBackend backend_;
@@ -171,10 +172,7 @@ class ContactDetector {
   // This step's contact pairs (contact_arrays.h): the candidates with points.
   ContactPairSet<HostContactBackend> pairs_;
   // Body-to-pair-end adjacency (CSR) and its fill cursors.
-  std::vector<int> end_begin_;
-  ScratchArray<int> end_index_;
-  ScratchArray<EndIdleBound> end_bound_;  ///< beside end_index_ (ContactEnds::bound)
-  std::vector<int> fill_;
+  ContactEndSet<HostContactBackend> ends_;
   // Load-aware penalties (contact_load.h): per body, the sum of its supports'
   // verticality and the mass it carries (kept across steps as a warm start).
   ScratchArray<Real> pair_support_;  ///< per pair end (contact_load.h)

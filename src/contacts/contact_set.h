@@ -88,4 +88,20 @@ struct ContactPairSet {
   Array<long long> block_sums;
 };
 
+/// The body-to-pair-end adjacency (CSR) of this step's pairs
+/// (contact_adjacency_stage), and the scratch that builds it.
+template <typename Backend>
+struct ContactEndSet {
+  template <typename T>
+  using Array = typename Backend::template Array<T>;
+
+  bool built = false;         ///< begin holds the last detection's bodies + 1 entries
+  Array<int> begin;           ///< per body + 1: its first end in index
+  Array<int> index;           ///< the pair ends on dynamic bodies, by body, in pair order
+  Array<EndIdleBound> bound;  ///< beside index (ContactEnds::bound)
+  Array<int> fill;            ///< the counting sort's cursors, per body
+  Array<std::uint64_t> sort_key, sort_key_tmp;  ///< the sort's: per end, its body
+  Array<int> sort_tmp, radix_counts;
+};
+
 }  // namespace pabd

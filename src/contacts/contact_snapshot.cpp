@@ -83,7 +83,7 @@ void ContactDetector::load_state(SnapshotReader& in, int bodies) {
   // The pair adjacency belongs to the step that built it; the next detection
   // rebuilds it from these contacts.
   pairs_.count = 0;
-  end_begin_.clear();
+  ends_.built = false;
 }
 
 }  // namespace pabd

@@ -236,4 +236,66 @@ void contact_pairs_stage(Backend& be, ContactPairSet<Backend>& p, const ContactS
   be.room_lazy(p.second_moment, 2LL * m);
 }
 
+/// The first of the ascending keys[0 .. n) that is >= key.
+PABD_HD int first_key_from(const std::uint64_t* keys, int n, std::uint64_t key) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (keys[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// The pair ends on dynamic bodies, grouped by body, each body's in pair-end
+/// order, so that every body gathers its pairs in a fixed order. A backend
+/// with kSerialAdjacency (the host's) counts them into place serially; the
+/// others (a device's) sort the ends by body with the stable radix sort,
+/// static bodies' ends last, which gives the same lists.
+template <typename Backend>
+void contact_adjacency_stage(Backend& be, ContactEndSet<Backend>& a,
+                             const ContactPairSet<Backend>& p, const std::uint8_t* is_static,
+                             int bodies) {
+  const int ends = 2 * p.count;
+  const int* pair_body = p.body.data();
+  int* begin = be.room(a.begin, bodies + 1LL);
+  int used = 0;
+  if constexpr (Backend::kSerialAdjacency) {
+    // A counting sort: ends per body, their prefix sum, then each end in turn.
+    const auto dynamic_end = [&](int e) { return !(is_static && is_static[pair_body[e]]); };
+    for (int i = 0; i <= bodies; ++i) begin[i] = 0;
+    for (int e = 0; e < ends; ++e)
+      if (dynamic_end(e)) ++begin[pair_body[e] + 1];
+    for (int i = 0; i < bodies; ++i) begin[i + 1] += begin[i];
+    used = begin[bodies];
+    int* index = be.room(a.index, used);
+    int* fill = be.room(a.fill, bodies);
+    for (int i = 0; i < bodies; ++i) fill[i] = begin[i];
+    for (int e = 0; e < ends; ++e)
+      if (dynamic_end(e)) index[fill[pair_body[e]]++] = e;
+  } else {
+    const auto loops = be.loops();
+    std::uint64_t* key = be.room(a.sort_key, ends);
+    int* index = be.room(a.index, ends);
+    loops.each(ends, [=] PABD_LAMBDA(int e) {
+      const int body = pair_body[e];
+      key[e] = static_cast<std::uint64_t>(is_static && is_static[body] ? bodies : body);
+      index[e] = e;
+    });
+    int key_bits = 1;
+    while ((1LL << key_bits) <= bodies) ++key_bits;
+    radix_sort_by_key_on(
+        loops, key, index, be.room(a.sort_key_tmp, ends), be.room(a.sort_tmp, ends),
+        be.room(a.radix_counts, 1LL * loop_block_count(ends) * kRadixBuckets + 1), ends, key_bits);
+    loops.each(bodies + 1, [=] PABD_LAMBDA(int b) {
+      begin[b] = first_key_from(key, ends, static_cast<std::uint64_t>(b));
+    });
+    used = loops.read(begin + bodies);
+  }
+  be.room(a.bound, used);
+  a.built = true;
+}
+
 }  // namespace pabd
