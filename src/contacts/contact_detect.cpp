@@ -106,26 +106,6 @@ void ContactDetector::mark_articulations(const ContactDetectInput& in) {
   }
 }
 
-void ContactDetector::share_hanging_mass(const ContactLoadView& v, int nb) {
-  articulation_support_.assign(static_cast<std::size_t>(nb), 0);
-  articulation_hanging_.assign(static_cast<std::size_t>(nb), 0);
-  hung_mass_.assign(static_cast<std::size_t>(nb), 0);
-  const Real* weight = support_weight_.data();
-  for (int i = 0; i < nb; ++i) {
-    const int r = articulation_[i];
-    if (r < 0) continue;
-    if (weight[i] > 0)
-      articulation_support_[r] += weight[i];
-    else
-      articulation_hanging_[r] += v.mass[i];
-  }
-  for (int i = 0; i < nb; ++i) {
-    const int r = articulation_[i];
-    if (r >= 0 && weight[i] > 0)
-      hung_mass_[i] = articulation_hanging_[r] * (weight[i] / articulation_support_[r]);
-  }
-}
-
 void ContactDetector::update_joined_pairs(const ContactDetectInput& in) {
   const int ends = 2 * in.bond_count;
   if (joined_valid_ && static_cast<int>(joined_from_.size()) == ends &&
@@ -209,27 +189,19 @@ void ContactDetector::detect(const ContactDetectInput& in) {
 }
 
 void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
-  const int nb = in.poses.count, nc = cur_.count;
-  const Real g = length(in.aabb.acceleration);
-  if (nc == 0 || !(g > 0) || in.aabb.dt <= 0) return;
-  ContactLoadView v;
-  v.end_body = cur_.end_body.data();
-  v.normal = cur_.normal.data();
-  v.pair_begin = pairs_.begin.data();
-  v.pair_end = pairs_.end.data();
-  v.pair_body = pairs_.body.data();
-  v.begin = ends_.begin.data();
-  v.index = ends_.index.data();
-  v.mass = in.mass;
-  v.is_static = in.poses.is_static;
-  v.jointed = jointed_.data();
-  v.up = (Real(-1) / g) * in.aabb.acceleration;
-
+  const int nb = in.poses.count;
+  // Nothing to raise without contacts or gravity (as contact_load_stage).
+  if (cur_.count == 0 || !(length(in.aabb.acceleration) > 0) || in.aabb.dt <= 0) return;
+  ContactLoadInput load;
+  load.bodies = nb;
+  load.mass = in.mass;
+  load.is_static = in.poses.is_static;
+  load.jointed = jointed_.data();
+  load.articulation = any_articulation_ ? articulation_.data() : nullptr;  // a pile has none
+  load.aabb = in.aabb;
   // The cap: all dynamic mass (a serial sum, the same for any thread count).
-  Real total = 0;
   for (int i = 0; i < nb; ++i)
-    if (!(v.is_static && v.is_static[i])) total += in.mass[i];
-
+    if (!(in.poses.is_static && in.poses.is_static[i])) load.total_mass += in.mass[i];
   // Warm start from the previous step's masses; a new or resized world
   // starts from each body's own mass and takes more rounds.
   int rounds = kLoadRoundsPerStep;
@@ -237,41 +209,7 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
     supported_mass_.assign(in.mass, in.mass + nb);
     rounds = kLoadRoundsFirstStep;
   }
-  support_weight_.resize(static_cast<std::size_t>(nb));
-  supported_scratch_.resize(static_cast<std::size_t>(nb));
-  Real* pair_support = at_least(pair_support_, 2LL * pairs_.count);
-  for_each_index(backend_.threading, pairs_.count,
-                 [&](int m) { pair_support_kernel(v, pair_support, m); });
-  Real* weight = support_weight_.data();
-  for_each_index(backend_.threading, nb,
-                 [&](int i) { support_weight_kernel(v, pair_support, weight, i); });
-  if (any_articulation_) {  // a pile of free boxes has none: no per-step pass
-    share_hanging_mass(v, nb);
-    v.hung_mass = hung_mass_.data();
-  }
-  for (int r = 0; r < rounds; ++r) {
-    const Real* previous = supported_mass_.data();
-    Real* next = supported_scratch_.data();
-    for_each_index(backend_.threading, nb, [&](int i) {
-      supported_mass_kernel(v, pair_support, weight, previous, total, next, i);
-    });
-    supported_mass_.swap(supported_scratch_);
-  }
-  const Real* supported = supported_mass_.data();
-  const Real* start_gap = cur_.start_gap.data();
-  Real* drop = at_least(support_drop_, nb);
-  for_each_index(backend_.threading, nb,
-                 [&](int i) { support_drop_kernel(v, start_gap, drop, i); });
-  const Real* approach = cur_.approach_velocity.data();
-  const Real* friction = cur_.friction.data();
-  const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
-  Real* penalty = cur_.normal_penalty.data();
-  Vec3* lambda = cur_.lambda.data();
-  const Real h2 = in.aabb.dt * in.aabb.dt;
-  for_each_index(backend_.threading, nc, [&](int k) {
-    load_penalty_kernel(v, weight, supported, drop, start_gap, approach, friction, impact_speed, g,
-                        h2, penalty, lambda, k);
-  });
+  contact_load_stage(backend_, load_, cur_, pairs_, ends_, load, supported_mass_.data(), rounds);
 }
 
 ContactArrays ContactDetector::arrays() {

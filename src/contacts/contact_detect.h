@@ -135,7 +135,7 @@ class ContactDetector {
   }
   /// U_i: the sum of the verticality of body i's supports (contact_load.h).
   Real support_weight(int i) const {
-    return std::size_t(i) < support_weight_.size() ? support_weight_[std::size_t(i)] : Real(0);
+    return i >= 0 && i < load_.weights ? load_.support_weight.data()[i] : Real(0);
   }
   /// Stage times of the last detection [ms].
   struct Timings {
@@ -147,9 +147,6 @@ class ContactDetector {
   void update_joined_pairs(const ContactDetectInput& input);
   /// jointed_ and articulation_ from the bonds (contact_load.h).
   void mark_articulations(const ContactDetectInput& input);
-  /// hung_mass_: each free articulation's unsupported mass, shared among its
-  /// supported bodies by their support weight (contact_load.h).
-  void share_hanging_mass(const ContactLoadView& view, int bodies);
   void raise_penalties_by_load(const ContactDetectInput& input);
 
   HostContactBackend backend_;
@@ -175,14 +172,8 @@ class ContactDetector {
   ContactEndSet<HostContactBackend> ends_;
   // Load-aware penalties (contact_load.h): per body, the sum of its supports'
   // verticality and the mass it carries (kept across steps as a warm start).
-  ScratchArray<Real> pair_support_;  ///< per pair end (contact_load.h)
-  ScratchArray<Real> support_drop_;  ///< per body: its nearest support as a drop (contact_load.h)
-  std::vector<Real> support_weight_;
   std::vector<Real> supported_mass_;
-  std::vector<Real> supported_scratch_;
-  std::vector<Real> articulation_support_;  ///< per articulation root: sum of U
-  std::vector<Real> articulation_hanging_;  ///< per articulation root: unsupported mass
-  std::vector<Real> hung_mass_;             ///< per body: the share it carries (contact_load.h)
+  ContactLoadSet<HostContactBackend> load_;
 };
 
 }  // namespace pabd

@@ -104,4 +104,21 @@ struct ContactEndSet {
   Array<int> sort_tmp, radix_counts;
 };
 
+/// The load-aware penalties' scratch (contact_load_stage): per pair end,
+/// per body, per free articulation.
+template <typename Backend>
+struct ContactLoadSet {
+  template <typename T>
+  using Array = typename Backend::template Array<T>;
+
+  int weights = 0;                   ///< bodies of support_weight (0: none yet)
+  Array<Real> pair_support;          ///< per pair end (contact_load.h)
+  Array<Real> support_weight;        ///< per body: U, the sum of its supports' verticality
+  Array<Real> supported_scratch;     ///< per body: the other half of the Jacobi rounds
+  Array<Real> support_drop;          ///< per body: its nearest support as a drop
+  Array<Real> articulation_support;  ///< per articulation root: sum of U
+  Array<Real> articulation_hanging;  ///< per articulation root: unsupported mass
+  Array<Real> hung_mass;             ///< per body: the share it carries (contact_load.h)
+};
+
 }  // namespace pabd

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "contacts/contact_detect_kernels.h"
+#include "contacts/contact_load.h"
 #include "contacts/contact_set.h"
 #include "core/block_loops.h"
 
@@ -296,6 +297,106 @@ void contact_adjacency_stage(Backend& be, ContactEndSet<Backend>& a,
   }
   be.room(a.bound, used);
   a.built = true;
+}
+
+/// What the load-aware penalties read besides the contacts: per body, in
+/// the backend's memory, and the step's settings.
+struct ContactLoadInput {
+  int bodies = 0;
+  const Real* mass = nullptr;               ///< [kg]
+  const std::uint8_t* is_static = nullptr;  ///< may be null
+  const std::uint8_t* jointed = nullptr;    ///< ContactLoadView::jointed
+  /// Per body: its free articulation's root, or -1; null when there is none.
+  const int* articulation = nullptr;
+  Real total_mass = 0;  ///< all dynamic mass: the cap (a serial sum, the caller's)
+  AabbSettings aabb;    ///< h and gravity
+};
+
+/// Raises each contact's normal penalty (and its warm start) by the mass its
+/// support carries (contact_load.h): per pair end the verticality of its
+/// support, per body its sum, `rounds` Jacobi rounds of the supported mass
+/// (supported_mass: per body, warm from the previous step, left updated),
+/// then per contact its penalty. Nothing without contacts or gravity.
+template <typename Backend>
+void contact_load_stage(Backend& be, ContactLoadSet<Backend>& L, ContactSet<Backend>& cur,
+                        const ContactPairSet<Backend>& pairs, const ContactEndSet<Backend>& ends,
+                        const ContactLoadInput& in, Real* supported_mass, int rounds) {
+  const int nb = in.bodies, nc = cur.count;
+  const Real g = length(in.aabb.acceleration);
+  if (nc == 0 || !(g > 0) || in.aabb.dt <= 0) return;
+  const auto loops = be.loops();
+  ContactLoadView v;
+  v.end_body = cur.end_body.data();
+  v.normal = cur.normal.data();
+  v.pair_begin = pairs.begin.data();
+  v.pair_end = pairs.end.data();
+  v.pair_body = pairs.body.data();
+  v.begin = ends.begin.data();
+  v.index = ends.index.data();
+  v.mass = in.mass;
+  v.is_static = in.is_static;
+  v.jointed = in.jointed;
+  v.up = (Real(-1) / g) * in.aabb.acceleration;
+
+  Real* pair_support = be.room(L.pair_support, 2LL * pairs.count);
+  loops.each(pairs.count, [=] PABD_LAMBDA(int m) { pair_support_kernel(v, pair_support, m); });
+  Real* weight = be.room(L.support_weight, nb);
+  L.weights = nb;
+  loops.each(nb, [=] PABD_LAMBDA(int i) { support_weight_kernel(v, pair_support, weight, i); });
+  if (in.articulation) {
+    // Each free articulation's unsupported mass, shared among its supported
+    // bodies by their support weight (serial: sums in body order).
+    const int* articulation = in.articulation;
+    const Real* mass = in.mass;
+    Real* support = be.room(L.articulation_support, nb);
+    Real* hanging = be.room(L.articulation_hanging, nb);
+    Real* hung = be.room(L.hung_mass, nb);
+    loops.serial([=] PABD_LAMBDA() {
+      for (int i = 0; i < nb; ++i) support[i] = hanging[i] = hung[i] = 0;
+      for (int i = 0; i < nb; ++i) {
+        const int r = articulation[i];
+        if (r < 0) continue;
+        if (weight[i] > 0)
+          support[r] += weight[i];
+        else
+          hanging[r] += mass[i];
+      }
+      for (int i = 0; i < nb; ++i) {
+        const int r = articulation[i];
+        if (r >= 0 && weight[i] > 0) hung[i] = hanging[r] * (weight[i] / support[r]);
+      }
+    });
+    v.hung_mass = hung;
+  }
+  Real* scratch = be.room(L.supported_scratch, nb);
+  Real* previous = supported_mass;
+  const Real total = in.total_mass;
+  for (int r = 0; r < rounds; ++r) {
+    const Real* from = previous;
+    Real* next = previous == supported_mass ? scratch : supported_mass;
+    loops.each(nb, [=] PABD_LAMBDA(int i) {
+      supported_mass_kernel(v, pair_support, weight, from, total, next, i);
+    });
+    previous = next;
+  }
+  if (previous != supported_mass) {  // an odd number of rounds
+    const Real* last = previous;
+    loops.each(nb, [=] PABD_LAMBDA(int i) { supported_mass[i] = last[i]; });
+  }
+  const Real* supported = supported_mass;
+  const Real* start_gap = cur.start_gap.data();
+  Real* drop = be.room(L.support_drop, nb);
+  loops.each(nb, [=] PABD_LAMBDA(int i) { support_drop_kernel(v, start_gap, drop, i); });
+  const Real* approach = cur.approach_velocity.data();
+  const Real* friction = cur.friction.data();
+  const Real impact_speed = contact_impact_speed(in.aabb.acceleration, in.aabb.dt);
+  Real* penalty = cur.normal_penalty.data();
+  Vec3* lambda = cur.lambda.data();
+  const Real h2 = in.aabb.dt * in.aabb.dt;
+  loops.each(nc, [=] PABD_LAMBDA(int k) {
+    load_penalty_kernel(v, weight, supported, drop, start_gap, approach, friction, impact_speed, g,
+                        h2, penalty, lambda, k);
+  });
 }
 
 }  // namespace pabd
