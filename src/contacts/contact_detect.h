@@ -39,7 +39,9 @@
 
 #include "collision/broadphase.h"
 #include "collision/contact_manifold.h"
+#include "contacts/contact_detect_input.h"
 #include "contacts/contact_set.h"
+#include "contacts/contact_topology.h"
 #include "core/block_loops.h"
 #include "core/scratch_array.h"
 #include "model/bond_arrays.h"
@@ -51,22 +53,6 @@ namespace pabd {
 struct ContactLoadView;  // contacts/contact_load.h
 class SnapshotWriter;    // core/snapshot_io.h
 class SnapshotReader;
-
-/// What detection reads: the start-of-step poses and the model.
-struct ContactDetectInput {
-  ShapePoseView poses;                 ///< shapes, c, R, v, omega, static flags
-  const Real* mass = nullptr;          ///< per body [kg] (ignored for static bodies)
-  const Real* friction = nullptr;      ///< per body Coulomb coefficient
-  const Real* restitution = nullptr;   ///< per body, in [0, 1] (nullptr = all 0)
-  const int* bond_end_body = nullptr;  ///< per bond end (2 per bond): body, < 0 = world
-  int bond_count = 0;                  ///< bonds (for the joined-pair filter)
-  /// More pairs that never collide (World::disable_collision), as contact pair keys.
-  const std::uint64_t* no_collision_pairs = nullptr;
-  int no_collision_count = 0;
-  const std::uint32_t* collision_group = nullptr;  ///< per body (null: no filtering)
-  const std::uint32_t* collision_mask = nullptr;   ///< per body
-  AabbSettings aabb;                               ///< margin, h and gravity
-};
 
 /// The host's backend of the detect stages (contact_stages.h): ScratchArrays,
 /// Threading's loops.
@@ -144,9 +130,6 @@ class ContactDetector {
   const Timings& timings() const { return timings_; }
 
  private:
-  void update_joined_pairs(const ContactDetectInput& input);
-  /// jointed_ and articulation_ from the bonds (contact_load.h).
-  void mark_articulations(const ContactDetectInput& input);
   void raise_penalties_by_load(const ContactDetectInput& input);
 
   HostContactBackend backend_;
@@ -154,18 +137,7 @@ class ContactDetector {
   ContactSet<HostContactBackend> cur_, prev_;
   CandidateScratch<HostContactBackend> scratch_;
   Timings timings_;
-  // Pairs joined by a bond, and the bond ends they were found from.
-  std::vector<std::uint64_t> joined_;
-  std::vector<int> joined_from_;
-  std::vector<std::uint64_t> joined_extra_;  ///< the no-collision pairs they were built with
-  /// Per body: 1 = in an anchored articulation (bodies joined by bonds, one
-  /// of them to the world or a static body): it may hang (contact_load.h).
-  std::vector<std::uint8_t> jointed_;
-  /// Per body: its free articulation (bodies joined by bonds, none anchored),
-  /// as the index of one of its bodies; -1 for the others.
-  std::vector<int> articulation_;
-  bool any_articulation_ = false;  ///< some articulation_[i] >= 0
-  bool joined_valid_ = false;
+  ContactTopology topology_;
   // This step's contact pairs (contact_arrays.h): the candidates with points.
   ContactPairSet<HostContactBackend> pairs_;
   // Body-to-pair-end adjacency (CSR) and its fill cursors.
