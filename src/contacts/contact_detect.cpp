@@ -57,10 +57,10 @@ void ContactDetector::set_threading(int threads, ParallelFor custom) {
 
 void ContactDetector::clear() {
   supported_mass_.clear();
-  cur_.count = cur_.pairs = cur_.body_pairs = 0;
-  prev_.count = prev_.pairs = prev_.body_pairs = 0;
-  pairs_.count = 0;
-  ends_.built = false;
+  stages_.cur.count = stages_.cur.pairs = stages_.cur.body_pairs = 0;
+  stages_.prev.count = stages_.prev.pairs = stages_.prev.body_pairs = 0;
+  stages_.pairs.count = 0;
+  stages_.ends.built = false;
 }
 
 namespace {
@@ -80,7 +80,7 @@ double lap_ms(Clock::time_point& t0) {
 void ContactDetector::detect(const ContactDetectInput& in) {
   timings_ = {};
   Clock::time_point t0 = Clock::now();
-  std::swap(cur_, prev_);
+  std::swap(stages_.cur, stages_.prev);
   topology_.update(in);
 
   // Broadphase: body pairs and body-plane pairs of the fattened boxes. A box
@@ -90,9 +90,9 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   try {
     broadphase_.build(in.poses, in.aabb);
   } catch (const Error&) {
-    cur_.count = cur_.pairs = cur_.body_pairs = 0;
-    pairs_.count = 0;
-    ends_.built = false;
+    stages_.cur.count = stages_.cur.pairs = stages_.cur.body_pairs = 0;
+    stages_.pairs.count = 0;
+    stages_.ends.built = false;
     return;
   }
   const std::vector<BodyPair>& body_pairs = broadphase_.pairs();
@@ -108,25 +108,16 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   cand.mask = in.collision_mask;
   timings_.broadphase = lap_ms(t0);
 
-  contact_narrowphase_stage(backend_, scratch_, cur_, prev_, in.poses, cand, in.aabb);
-  timings_.narrowphase = lap_ms(t0);
-
-  // Contacts: each candidate writes its points at its offset, warm-started
-  // from the previous step's matching contacts.
-  const ContactBodyModel model{in.mass, in.friction, in.restitution};
-  contact_write_stage(backend_, scratch_, cur_, prev_, in.poses, model, cand, in.aabb);
-
-  contact_pairs_stage(backend_, pairs_, cur_, cand, in.poses.count);
-  contact_adjacency_stage(backend_, ends_, pairs_, in.poses.is_static, in.poses.count);
-  timings_.setup = lap_ms(t0);
+  run_contact_setup_stages(backend_, stages_, in.poses, {in.mass, in.friction, in.restitution},
+                           cand, in.aabb, timings_);
+  t0 = Clock::now();
   raise_penalties_by_load(in);
   timings_.load = lap_ms(t0);
 }
 
 void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   const int nb = in.poses.count;
-  // Nothing to raise without contacts or gravity (as contact_load_stage).
-  if (cur_.count == 0 || !(length(in.aabb.acceleration) > 0) || in.aabb.dt <= 0) return;
+  if (!load_stage_runs(stages_.cur.count, in.aabb)) return;
   ContactLoadInput load;
   load.bodies = nb;
   load.mass = in.mass;
@@ -144,51 +135,52 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
     supported_mass_.assign(in.mass, in.mass + nb);
     rounds = kLoadRoundsFirstStep;
   }
-  contact_load_stage(backend_, load_, cur_, pairs_, ends_, load, supported_mass_.data(), rounds);
+  contact_load_stage(backend_, stages_.load, stages_.cur, stages_.pairs, stages_.ends, load,
+                     supported_mass_.data(), rounds);
 }
 
 ContactArrays ContactDetector::arrays() {
   ContactArrays c;
-  c.count = cur_.count;
-  c.end_body = cur_.end_body.data();
-  c.end_radius = cur_.end_radius.data();
-  c.slot_local = cur_.slot_local.data();
-  c.normal = cur_.normal.data();
-  c.friction = cur_.friction.data();
-  c.restitution = cur_.restitution.data();
-  c.approach_velocity = cur_.approach_velocity.data();
-  c.gap_offset = cur_.gap_offset.data();
-  c.start_gap = cur_.start_gap.data();
-  c.anchor_reach = cur_.anchor_reach.data();
-  c.penalty = cur_.penalty.data();
-  c.normal_penalty = cur_.normal_penalty.data();
-  c.lambda = cur_.lambda.data();
-  c.sticking = cur_.sticking.data();
-  c.end_weight = cur_.end_weight.data();
-  c.end_scale = cur_.end_scale.data();
-  c.record = scratch_.record.data();
-  c.pair_count = pairs_.count;
-  c.pair_begin = pairs_.begin.data();
-  c.pair_end = pairs_.end.data();
-  c.pair_body = pairs_.body.data();
-  c.pair_round = pairs_.round.data();
-  c.pair_record = pairs_.record.data();
-  c.pair_quiet = pairs_.quiet.data();
-  c.pair_sums = pairs_.sums.data();
-  c.pair_weight = pairs_.weight.data();
-  c.pair_second_moment = pairs_.second_moment.data();
+  c.count = stages_.cur.count;
+  c.end_body = stages_.cur.end_body.data();
+  c.end_radius = stages_.cur.end_radius.data();
+  c.slot_local = stages_.cur.slot_local.data();
+  c.normal = stages_.cur.normal.data();
+  c.friction = stages_.cur.friction.data();
+  c.restitution = stages_.cur.restitution.data();
+  c.approach_velocity = stages_.cur.approach_velocity.data();
+  c.gap_offset = stages_.cur.gap_offset.data();
+  c.start_gap = stages_.cur.start_gap.data();
+  c.anchor_reach = stages_.cur.anchor_reach.data();
+  c.penalty = stages_.cur.penalty.data();
+  c.normal_penalty = stages_.cur.normal_penalty.data();
+  c.lambda = stages_.cur.lambda.data();
+  c.sticking = stages_.cur.sticking.data();
+  c.end_weight = stages_.cur.end_weight.data();
+  c.end_scale = stages_.cur.end_scale.data();
+  c.record = stages_.scratch.record.data();
+  c.pair_count = stages_.pairs.count;
+  c.pair_begin = stages_.pairs.begin.data();
+  c.pair_end = stages_.pairs.end.data();
+  c.pair_body = stages_.pairs.body.data();
+  c.pair_round = stages_.pairs.round.data();
+  c.pair_record = stages_.pairs.record.data();
+  c.pair_quiet = stages_.pairs.quiet.data();
+  c.pair_sums = stages_.pairs.sums.data();
+  c.pair_weight = stages_.pairs.weight.data();
+  c.pair_second_moment = stages_.pairs.second_moment.data();
   return c;
 }
 
 ContactEnds ContactDetector::ends() {
   ContactEnds e;
-  if (cur_.count == 0 || !ends_.built) return e;
-  e.begin = ends_.begin.data();
-  e.index = ends_.index.data();
-  e.weight = pairs_.weight.data();
-  e.sums = pairs_.sums.data();
-  e.second_moment = pairs_.second_moment.data();
-  e.bound = ends_.bound.data();
+  if (stages_.cur.count == 0 || !stages_.ends.built) return e;
+  e.begin = stages_.ends.begin.data();
+  e.index = stages_.ends.index.data();
+  e.weight = stages_.pairs.weight.data();
+  e.sums = stages_.pairs.sums.data();
+  e.second_moment = stages_.pairs.second_moment.data();
+  e.bound = stages_.ends.bound.data();
   return e;
 }
 

@@ -41,9 +41,11 @@
 #include "collision/contact_manifold.h"
 #include "contacts/contact_detect_input.h"
 #include "contacts/contact_set.h"
+#include "contacts/contact_stages.h"
 #include "contacts/contact_topology.h"
 #include "core/block_loops.h"
 #include "core/scratch_array.h"
+#include "core/stage_clock.h"
 #include "model/bond_arrays.h"
 #include "model/contact_arrays.h"
 #include "shapes/body_aabb.h"
@@ -80,6 +82,9 @@ struct HostContactBackend {
   }
   /// n as an array size; throws pabd::Error past 2^31 - 1.
   static std::size_t checked_size(long long n);
+  using Mark = StageClock::time_point;
+  Mark start() const { return StageClock::now(); }
+  void stop(Mark mark, double& ms) const { ms += ms_since(mark); }
 };
 
 class ContactDetector {
@@ -105,15 +110,15 @@ class ContactDetector {
   void load_state(SnapshotReader& in, int bodies);
 
   /// Number of contacts of the last detection.
-  int count() const { return cur_.count; }
+  int count() const { return stages_.cur.count; }
   /// The solver's view of the contacts (valid until the next detect or clear).
   ContactArrays arrays();
   /// The per-body adjacency of the contact pairs' ends (begin == nullptr when there are none).
   ContactEnds ends();
   /// Separation of contact k at detection [m] (negative = penetration).
-  Real separation(int k) const { return cur_.separation[k]; }
+  Real separation(int k) const { return stages_.cur.separation[k]; }
   /// Feature id of contact k (contact_manifold.h).
-  std::uint32_t feature(int k) const { return cur_.feature[k]; }
+  std::uint32_t feature(int k) const { return stages_.cur.feature[k]; }
   /// The mass resting on body i at the last detection, its own included
   /// (contact_load.h's M_i) [kg]; 0 before any detection.
   Real supported_mass(int i) const {
@@ -121,12 +126,10 @@ class ContactDetector {
   }
   /// U_i: the sum of the verticality of body i's supports (contact_load.h).
   Real support_weight(int i) const {
-    return i >= 0 && i < load_.weights ? load_.support_weight.data()[i] : Real(0);
+    return i >= 0 && i < stages_.load.weights ? stages_.load.support_weight.data()[i] : Real(0);
   }
   /// Stage times of the last detection [ms].
-  struct Timings {
-    double broadphase = 0, narrowphase = 0, setup = 0, load = 0;
-  };
+  using Timings = ContactDetectTimings;
   const Timings& timings() const { return timings_; }
 
  private:
@@ -134,18 +137,14 @@ class ContactDetector {
 
   HostContactBackend backend_;
   Broadphase broadphase_;
-  ContactSet<HostContactBackend> cur_, prev_;
-  CandidateScratch<HostContactBackend> scratch_;
+  ContactStages<HostContactBackend> stages_;
   Timings timings_;
   ContactTopology topology_;
   // This step's contact pairs (contact_arrays.h): the candidates with points.
-  ContactPairSet<HostContactBackend> pairs_;
   // Body-to-pair-end adjacency (CSR) and its fill cursors.
-  ContactEndSet<HostContactBackend> ends_;
   // Load-aware penalties (contact_load.h): per body, the sum of its supports'
   // verticality and the mass it carries (kept across steps as a warm start).
   std::vector<Real> supported_mass_;
-  ContactLoadSet<HostContactBackend> load_;
 };
 
 }  // namespace pabd

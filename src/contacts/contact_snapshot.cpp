@@ -45,11 +45,11 @@ void visit_arrays(Buffer& b, long long n, long long p, F&& f) {
 }  // namespace
 
 void ContactDetector::save_state(SnapshotWriter& out) const {
-  const long long n = cur_.count, p = cur_.pairs;
+  const long long n = stages_.cur.count, p = stages_.cur.pairs;
   out.value(static_cast<std::int64_t>(n));
   out.value(static_cast<std::int64_t>(p));
-  out.value(static_cast<std::int64_t>(cur_.body_pairs));
-  visit_arrays(cur_, n, p, [&](const auto& a, long long count, const char*) {
+  out.value(static_cast<std::int64_t>(stages_.cur.body_pairs));
+  visit_arrays(stages_.cur, n, p, [&](const auto& a, long long count, const char*) {
     out.array(a.data(), static_cast<std::size_t>(count));
   });
   out.array(supported_mass_);
@@ -61,7 +61,7 @@ void ContactDetector::load_state(SnapshotReader& in, int bodies) {
   if (n < 0 || p < 0 || body_pairs < 0 || body_pairs > p || std::uint64_t(n) > kMaxContacts ||
       std::uint64_t(p) > kMaxContacts)
     throw Error("restore_state: corrupt snapshot (contact counts)");
-  ContactSet<HostContactBackend>& b = cur_;
+  ContactSet<HostContactBackend>& b = stages_.cur;
   visit_arrays(b, n, p, [&](auto& a, long long count, const char* what) {
     in.array(a.reserve_for(static_cast<std::size_t>(std::max(count, 1LL))),
              static_cast<std::size_t>(count), what);
@@ -82,8 +82,8 @@ void ContactDetector::load_state(SnapshotReader& in, int bodies) {
   b.body_pairs = static_cast<int>(body_pairs);
   // The pair adjacency belongs to the step that built it; the next detection
   // rebuilds it from these contacts.
-  pairs_.count = 0;
-  ends_.built = false;
+  stages_.pairs.count = 0;
+  stages_.ends.built = false;
 }
 
 }  // namespace pabd

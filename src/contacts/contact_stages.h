@@ -299,6 +299,11 @@ void contact_adjacency_stage(Backend& be, ContactEndSet<Backend>& a,
   a.built = true;
 }
 
+/// Whether contact_load_stage has work: contacts, gravity and a step.
+inline bool load_stage_runs(int contacts, const AabbSettings& aabb) {
+  return contacts > 0 && length(aabb.acceleration) > 0 && aabb.dt > 0;
+}
+
 /// What the load-aware penalties read besides the contacts: per body, in
 /// the backend's memory, and the step's settings.
 struct ContactLoadInput {
@@ -322,8 +327,8 @@ void contact_load_stage(Backend& be, ContactLoadSet<Backend>& L, ContactSet<Back
                         const ContactPairSet<Backend>& pairs, const ContactEndSet<Backend>& ends,
                         const ContactLoadInput& in, Real* supported_mass, int rounds) {
   const int nb = in.bodies, nc = cur.count;
+  if (!load_stage_runs(nc, in.aabb)) return;
   const Real g = length(in.aabb.acceleration);
-  if (nc == 0 || !(g > 0) || in.aabb.dt <= 0) return;
   const auto loops = be.loops();
   ContactLoadView v;
   v.end_body = cur.end_body.data();
@@ -397,6 +402,40 @@ void contact_load_stage(Backend& be, ContactLoadSet<Backend>& L, ContactSet<Back
     load_penalty_kernel(v, weight, supported, drop, start_gap, approach, friction, impact_speed, g,
                         h2, penalty, lambda, k);
   });
+}
+
+/// The arrays of a detector's stages after the broadphase.
+template <typename Backend>
+struct ContactStages {
+  ContactSet<Backend> cur, prev;  ///< this step's contacts and the previous step's
+  CandidateScratch<Backend> scratch;
+  ContactPairSet<Backend> pairs;
+  ContactEndSet<Backend> ends;
+  ContactLoadSet<Backend> load;
+};
+
+/// Stage times of a detection [ms] (the backend's clock).
+struct ContactDetectTimings {
+  double broadphase = 0, narrowphase = 0, setup = 0, load = 0;
+};
+
+/// The stages between the broadphase and the load-aware penalties, in
+/// order: the narrowphase, the contacts written and matched, the pairs and
+/// the adjacency. `poses` and `model` point into the backend's memory.
+template <typename Backend>
+void run_contact_setup_stages(Backend& be, ContactStages<Backend>& s, const ShapePoseView& poses,
+                              const ContactBodyModel& model, const ContactCandidates& cand,
+                              const AabbSettings& aabb, ContactDetectTimings& t) {
+  auto mark = be.start();
+  contact_narrowphase_stage(be, s.scratch, s.cur, s.prev, poses, cand, aabb);
+  be.stop(mark, t.narrowphase);
+  mark = be.start();
+  // Each candidate writes its points at its offset, warm-started from the
+  // previous step's matching contacts.
+  contact_write_stage(be, s.scratch, s.cur, s.prev, poses, model, cand, aabb);
+  contact_pairs_stage(be, s.pairs, s.cur, cand, poses.count);
+  contact_adjacency_stage(be, s.ends, s.pairs, poses.is_static, poses.count);
+  be.stop(mark, t.setup);
 }
 
 }  // namespace pabd
