@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,7 @@
 
 #include "device/device_backend.h"
 #include "device_broadphase_check.h"
+#include "device_contacts_check.h"
 #include "pabd/scene.h"
 #include "pabd/world.h"
 
@@ -146,6 +148,42 @@ TEST(CudaDevice, BroadphaseGivesTheHostsPairs) {
   const auto device = make_cuda_backend();
   compare_broadphase(*device, "pile_20");
   compare_broadphase(*device, "ball_into_stack");
+}
+
+// Contact detection on the card (device/device_contacts.h, not yet in the
+// device's step): the host detector's contacts bit for bit, step after
+// step, and the time of one detection beside the host's.
+void compare_contacts(DeviceBackend& device, const char* name, int steps) {
+  const Scene s = load_scene(scenes_dir() + name + ".json");
+  const int contacts = expect_device_contacts_match(device, s, name, steps);
+  World w = build_world(s, s.settings);
+  const ContactDetectInput in = world_impl(w).contact_input();
+  ContactDetector host(0);
+  host.detect(in);
+  device.detect_contacts(in, nullptr);
+  const auto start = std::chrono::steady_clock::now();
+  device.detect_contacts(in, nullptr);  // the second: buffers in place, the previous matched
+  const double device_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const auto host_start = std::chrono::steady_clock::now();
+  host.detect(in);
+  const double host_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - host_start)
+          .count();
+  std::printf(
+      "gpu-compare contacts %s on %s: %d steps, up to %d contacts, %s; one detection %.3f ms "
+      "with the copies (host %.3f ms at %d threads)\n",
+      name, device.name().c_str(), steps, contacts,
+      ::testing::Test::HasFailure() ? "DIFFERENT from the host's" : "the host's bits", device_ms,
+      host_ms, resolve_thread_count(0));
+}
+
+TEST(CudaDevice, ContactsAreTheHostDetectors) {
+  SKIP_WITHOUT_CUDA();
+  const auto device = make_cuda_backend();
+  compare_contacts(*device, "pile_20", 3);
+  compare_contacts(*device, "ball_into_stack", 40);
+  compare_contacts(*device, "robot_dog", 30);
 }
 
 TEST(CudaDevice, NamesTheCard) {

@@ -16,29 +16,6 @@
 
 namespace pabd {
 
-namespace {
-
-/// Jacobi rounds of the supported-mass propagation (contact_load.h) per step,
-/// warm-started: a change in a stack travels this many bodies down per step.
-constexpr int kLoadRoundsPerStep = 8;
-/// Rounds on the first step (cold start): stacks and piles up to this depth
-/// get their full penalty at once.
-constexpr int kLoadRoundsFirstStep = 64;
-
-/// Room for at least n elements (the host backend's room, for the stages here).
-template <typename T>
-T* at_least(ScratchArray<T>& v, long long n) {
-  return HostContactBackend{}.room(v, n);
-}
-
-/// The same, mapped as written (HostContactBackend::room_lazy).
-template <typename T>
-T* room_for(ScratchArray<T>& v, long long n) {
-  return HostContactBackend{}.room_lazy(v, n);
-}
-
-}  // namespace
-
 std::size_t HostContactBackend::checked_size(long long n) {
   if (n > INT_MAX) throw Error("contacts: more than 2^31 - 1 pairs or contacts");
   return static_cast<std::size_t>(n);
@@ -125,9 +102,7 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
   load.jointed = topology_.jointed().data();
   load.articulation = topology_.any_articulation() ? topology_.articulation().data() : nullptr;
   load.aabb = in.aabb;
-  // The cap: all dynamic mass (a serial sum, the same for any thread count).
-  for (int i = 0; i < nb; ++i)
-    if (!(in.poses.is_static && in.poses.is_static[i])) load.total_mass += in.mass[i];
+  load.total_mass = total_dynamic_mass(in);
   // Warm start from the previous step's masses; a new or resized world
   // starts from each body's own mass and takes more rounds.
   int rounds = kLoadRoundsPerStep;

@@ -25,4 +25,13 @@ struct ContactDetectInput {
   AabbSettings aabb;                               ///< margin, h and gravity
 };
 
+/// All dynamic mass [kg]: the load-aware penalties' cap (a serial sum, the
+/// same for any thread count).
+inline Real total_dynamic_mass(const ContactDetectInput& in) {
+  Real total = 0;
+  for (int i = 0; i < in.poses.count; ++i)
+    if (!(in.poses.is_static && in.poses.is_static[i])) total += in.mass[i];
+  return total;
+}
+
 }  // namespace pabd

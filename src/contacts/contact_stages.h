@@ -299,6 +299,13 @@ void contact_adjacency_stage(Backend& be, ContactEndSet<Backend>& a,
   a.built = true;
 }
 
+/// Jacobi rounds of the supported-mass propagation (contact_load.h) per step,
+/// warm-started: a change in a stack travels this many bodies down per step.
+inline constexpr int kLoadRoundsPerStep = 8;
+/// Rounds on the first step (cold start): stacks and piles up to this depth
+/// get their full penalty at once.
+inline constexpr int kLoadRoundsFirstStep = 64;
+
 /// Whether contact_load_stage has work: contacts, gravity and a step.
 inline bool load_stage_runs(int contacts, const AabbSettings& aabb) {
   return contacts > 0 && length(aabb.acceleration) > 0 && aabb.dt > 0;

@@ -16,6 +16,8 @@
 namespace pabd {
 
 struct DeviceBroadphaseResult;
+struct DetectedContacts;
+struct ContactDetectInput;
 
 class DeviceBackend {
  public:
@@ -31,6 +33,11 @@ class DeviceBackend {
   /// Broadphase's, brought back. Not yet part of run_loops' step.
   virtual void broadphase(const ShapePoseView& poses, const AabbSettings& settings,
                           DeviceBroadphaseResult& out) = 0;
+  /// Contact detection of `in` (host arrays) on the device
+  /// (device_contacts.h), this step's contacts kept there for the next
+  /// one's matching; with `out`, its results brought back. Not yet part of
+  /// run_loops' step.
+  virtual void detect_contacts(const ContactDetectInput& in, DetectedContacts* out) = 0;
   /// Most device memory held so far [bytes].
   virtual std::size_t peak_memory() const = 0;
 };

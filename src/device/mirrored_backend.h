@@ -12,6 +12,7 @@
 #include "device/array_mirror.h"
 #include "device/device_backend.h"
 #include "device/device_broadphase.h"
+#include "device/device_contacts.h"
 #include "device/view_mirror.h"
 #include "solver/step_loops.h"
 
@@ -25,7 +26,8 @@ class MirroredBackend final : public DeviceBackend {
         memory_(std::move(memory)),
         loops_(loops),
         mirror_(memory_),
-        poses_(memory_) {
+        poses_(memory_),
+        contacts_(&loops_, memory_, meter_) {
     broadphase_.backend.device_loops = &loops_;
     broadphase_.backend.memory = &memory_;
     broadphase_.backend.meter = &meter_;
@@ -36,7 +38,12 @@ class MirroredBackend final : public DeviceBackend {
   std::string name() const override { return name_; }
   /// Every buffer only grows, so the sum of the peaks is the peak.
   std::size_t peak_memory() const override {
-    return mirror_.peak_bytes() + poses_.peak_bytes() + meter_.peak;
+    return mirror_.peak_bytes() + poses_.peak_bytes() + contacts_.input_peak_bytes() + meter_.peak;
+  }
+
+  void detect_contacts(const ContactDetectInput& in, DetectedContacts* out) override {
+    contacts_.detect(in);
+    if (out) contacts_.download(in.poses.count, *out);
   }
 
   void broadphase(const ShapePoseView& poses, const AabbSettings& settings,
@@ -79,9 +86,10 @@ class MirroredBackend final : public DeviceBackend {
   Loops loops_;
   ArrayMirror mirror_;
   ArrayMirror poses_;  ///< the broadphase's copies of the poses
-  DeviceMeter meter_;  ///< the device's own arrays (the broadphase's)
-  // Last: its arrays go back to memory_ before memory_ goes.
-  BroadphaseState<DeviceBroadphaseBackend<Loops>> broadphase_;
+  DeviceMeter meter_;  ///< the device's own arrays (the broadphase's, the contacts')
+  // Last: their arrays go back to memory_ before memory_ goes.
+  BroadphaseState<DeviceStageBackend<Loops>> broadphase_;
+  DeviceContactDetector<Loops> contacts_;
 };
 
 }  // namespace pabd

@@ -1,0 +1,263 @@
+// Contact detection on a device: the host detector's stages
+// (collision/broadphase_pipeline.h, contacts/contact_stages.h) on a device
+// backend (device_stage_backend.h), with this step's and the previous step's
+// contacts kept in device memory, so the matching reads the previous ones
+// where the iterations left them. The bodies' poses and model come over
+// each detection through a mirror of their own; the topology (joined pairs,
+// articulations) is the host's ContactTopology, uploaded with them.
+//
+// Not yet part of the device's step (device_step.h): the iterations still
+// read the host detector's contacts. DeviceBackend::detect_contacts runs it
+// beside them, and its tests require the host detector's arrays bit for bit.
+#pragma once
+
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "contacts/contact_detect_input.h"
+#include "contacts/contact_stages.h"
+#include "contacts/contact_topology.h"
+#include "device/device_broadphase.h"
+
+namespace pabd {
+
+/// A detection's results in host vectors, from either detector: what the
+/// iterations read of the contacts and their pairs, the adjacency, and the
+/// load's supported masses.
+struct DetectedContacts {
+  int count = 0, pair_count = 0;
+  std::vector<int> end_body;
+  std::vector<Real> end_radius;
+  std::vector<Vec3> slot_local, normal;
+  std::vector<Real> friction, restitution, approach_velocity, gap_offset, start_gap, anchor_reach,
+      penalty, normal_penalty;
+  std::vector<Vec3> lambda;
+  std::vector<std::uint8_t> sticking;
+  std::vector<int> pair_begin, pair_end, pair_body;
+  std::vector<std::uint8_t> pair_round;
+  std::vector<int> end_begin, end_index;
+};
+
+/// Fills `out` from a detector's views; copy(host, from, bytes) reads its
+/// memory (memcpy on the host, a download from a device).
+template <typename Copy>
+void read_detected(const ContactArrays& c, const ContactEnds& e, int bodies, const Copy& copy,
+                   DetectedContacts& out) {
+  const auto take = [&](auto& v, const auto* from, long long n) {
+    v.resize(static_cast<std::size_t>(n));
+    if (n > 0) copy(v.data(), from, static_cast<std::size_t>(n) * sizeof(v[0]));
+  };
+  const long long n = c.count, p = c.pair_count;
+  out.count = c.count;
+  out.pair_count = c.pair_count;
+  take(out.end_body, c.end_body, 2 * n);
+  take(out.end_radius, c.end_radius, 2 * n);
+  take(out.slot_local, c.slot_local, kContactSlots * n);
+  take(out.normal, c.normal, n);
+  take(out.friction, c.friction, n);
+  take(out.restitution, c.restitution, n);
+  take(out.approach_velocity, c.approach_velocity, n);
+  take(out.gap_offset, c.gap_offset, n);
+  take(out.start_gap, c.start_gap, n);
+  take(out.anchor_reach, c.anchor_reach, n);
+  take(out.penalty, c.penalty, n);
+  take(out.normal_penalty, c.normal_penalty, n);
+  take(out.lambda, c.lambda, n);
+  take(out.sticking, c.sticking, n);
+  take(out.pair_begin, c.pair_begin, p);
+  take(out.pair_end, c.pair_end, p);
+  take(out.pair_body, c.pair_body, 2 * p);
+  take(out.pair_round, c.pair_round, p);
+  out.end_begin.clear();
+  out.end_index.clear();
+  if (e.begin) {
+    take(out.end_begin, e.begin, bodies + 1LL);
+    take(out.end_index, e.index, out.end_begin.back());
+  }
+}
+
+template <typename Loops>
+class DeviceContactDetector {
+ public:
+  using Backend = DeviceStageBackend<Loops>;
+
+  DeviceContactDetector(const Loops* loops, DeviceMemory& memory, DeviceMeter& meter)
+      : inputs_(memory) {
+    be_.device_loops = loops;
+    be_.memory = &memory;
+    be_.meter = &meter;
+    broadphase_.backend = be_;
+  }
+  DeviceContactDetector(const DeviceContactDetector&) = delete;
+  DeviceContactDetector& operator=(const DeviceContactDetector&) = delete;
+
+  /// This step's contacts from `in` (host arrays), as ContactDetector::detect
+  /// finds them. Throws pabd::Error for a shape whose geometry is not on the
+  /// device (device_broadphase.h).
+  void detect(const ContactDetectInput& in) {
+    require_device_geometry(in.poses, "device contacts");
+    timings_ = {};
+    std::swap(stages_.cur, stages_.prev);
+    topology_.update(in);
+    const ContactDetectInput dev = upload_inputs(in);
+    const int nb = in.poses.count;
+
+    // A box that is not finite leaves the step without contacts (as on the host).
+    try {
+      broadphase_build(broadphase_, broadphase_boxes(broadphase_, dev.poses, in.aabb));
+    } catch (const Error&) {
+      stages_.cur.count = stages_.cur.pairs = stages_.cur.body_pairs = 0;
+      stages_.pairs.count = 0;
+      stages_.ends.built = false;
+      return;
+    }
+    timings_.broadphase = broadphase_.timings.total_ms;
+    ContactCandidates cand;
+    cand.body_pairs = broadphase_.counts.pairs;
+    cand.count = cand.body_pairs + broadphase_.counts.plane_pairs;
+    cand.pairs = broadphase_.arrays.pairs.data();
+    cand.plane_pairs = broadphase_.arrays.plane_pairs.data();
+    cand.joined = dev.no_collision_pairs;
+    cand.joined_count = dev.no_collision_count;
+    cand.group = dev.collision_group;
+    cand.mask = dev.collision_mask;
+    run_contact_setup_stages(be_, stages_, dev.poses, {dev.mass, dev.friction, dev.restitution},
+                             cand, in.aabb, timings_);
+
+    if (load_stage_runs(stages_.cur.count, in.aabb)) {
+      ContactLoadInput load;
+      load.bodies = nb;
+      load.mass = dev.mass;
+      load.is_static = dev.poses.is_static;
+      load.jointed = jointed_;
+      load.articulation = articulation_;
+      load.total_mass = total_dynamic_mass(in);
+      load.aabb = in.aabb;
+      // Warm start from the previous step's masses; a new or resized world
+      // starts from each body's own mass and takes more rounds (as the host).
+      int rounds = kLoadRoundsPerStep;
+      Real* supported = be_.room(supported_mass_, nb);
+      if (supported_bodies_ != nb) {
+        const Real* mass = dev.mass;
+        be_.loops().each(nb, [=] PABD_LAMBDA(int i) { supported[i] = mass[i]; });
+        supported_bodies_ = nb;
+        rounds = kLoadRoundsFirstStep;
+      }
+      const auto mark = be_.start();
+      contact_load_stage(be_, stages_.load, stages_.cur, stages_.pairs, stages_.ends, load,
+                         supported, rounds);
+      be_.stop(mark, timings_.load);
+    }
+    be_.finish();
+  }
+
+  /// The contacts for the device's loops (device memory; valid until the
+  /// next detect).
+  ContactArrays arrays() {
+    ContactSet<Backend>& c = stages_.cur;
+    ContactPairSet<Backend>& p = stages_.pairs;
+    ContactArrays a;
+    a.count = c.count;
+    a.end_body = c.end_body.data();
+    a.end_radius = c.end_radius.data();
+    a.slot_local = c.slot_local.data();
+    a.normal = c.normal.data();
+    a.friction = c.friction.data();
+    a.restitution = c.restitution.data();
+    a.approach_velocity = c.approach_velocity.data();
+    a.gap_offset = c.gap_offset.data();
+    a.start_gap = c.start_gap.data();
+    a.anchor_reach = c.anchor_reach.data();
+    a.penalty = c.penalty.data();
+    a.normal_penalty = c.normal_penalty.data();
+    a.lambda = c.lambda.data();
+    a.sticking = c.sticking.data();
+    a.end_weight = c.end_weight.data();
+    a.end_scale = c.end_scale.data();
+    a.record = stages_.scratch.record.data();
+    a.pair_count = p.count;
+    a.pair_begin = p.begin.data();
+    a.pair_end = p.end.data();
+    a.pair_body = p.body.data();
+    a.pair_round = p.round.data();
+    a.pair_record = p.record.data();
+    a.pair_quiet = p.quiet.data();
+    a.pair_sums = p.sums.data();
+    a.pair_weight = p.weight.data();
+    a.pair_second_moment = p.second_moment.data();
+    return a;
+  }
+  /// The adjacency for the device's loops (begin == nullptr when there are none).
+  ContactEnds ends() {
+    ContactEnds e;
+    if (stages_.cur.count == 0 || !stages_.ends.built) return e;
+    e.begin = stages_.ends.begin.data();
+    e.index = stages_.ends.index.data();
+    e.weight = stages_.pairs.weight.data();
+    e.sums = stages_.pairs.sums.data();
+    e.second_moment = stages_.pairs.second_moment.data();
+    e.bound = stages_.ends.bound.data();
+    return e;
+  }
+  /// The last detection's results, brought back.
+  void download(int bodies, DetectedContacts& out) {
+    DeviceMemory& memory = *be_.memory;
+    read_detected(
+        arrays(), ends(), bodies,
+        [&](void* host, const void* device, std::size_t bytes) {
+          memory.download(host, device, bytes);
+        },
+        out);
+  }
+  const ContactDetectTimings& timings() const { return timings_; }
+  /// Device memory of the input copies [bytes] (the stages' own arrays are
+  /// in the meter given to the constructor).
+  std::size_t input_peak_bytes() const { return inputs_.peak_bytes(); }
+
+ private:
+  /// Device copies of what the stages read of `in`, and of the topology.
+  ContactDetectInput upload_inputs(const ContactDetectInput& in) {
+    ContactDetectInput dev = in;
+    const std::size_t n = in.poses.count > 0 ? static_cast<std::size_t>(in.poses.count) : 0;
+    inputs_.begin_pass();
+    // The shapes' bytes: what the kernels read of a box, sphere, capsule or
+    // plane (never ShapeDef::data, whose bytes are a host object's).
+    inputs_.map(dev.poses.shape, n);
+    inputs_.map(dev.poses.position, n);
+    inputs_.map(dev.poses.rotation, n);
+    inputs_.map(dev.poses.velocity, n);
+    inputs_.map(dev.poses.angular_velocity, n);
+    inputs_.map(dev.poses.is_static, n);
+    inputs_.map(dev.mass, n);
+    inputs_.map(dev.friction, n);
+    inputs_.map(dev.restitution, n);
+    inputs_.map(dev.collision_group, n);
+    inputs_.map(dev.collision_mask, n);
+    // The never-colliding pairs as the candidates' `joined` list.
+    dev.no_collision_pairs = topology_.joined().data();
+    dev.no_collision_count = static_cast<int>(topology_.joined().size());
+    inputs_.map(dev.no_collision_pairs, topology_.joined().size());
+    jointed_ = topology_.jointed().data();
+    inputs_.map(jointed_, topology_.jointed().size());
+    articulation_ = topology_.any_articulation() ? topology_.articulation().data() : nullptr;
+    inputs_.map(articulation_, articulation_ ? topology_.articulation().size() : 0);
+    dev.bond_end_body = nullptr;  // read by the topology only, on the host
+    dev.bond_count = 0;
+    return dev;
+  }
+
+  Backend be_;
+  ArrayMirror inputs_;
+  ContactTopology topology_;
+  BroadphaseState<Backend> broadphase_;
+  ContactStages<Backend> stages_;
+  DeviceArray<Real> supported_mass_;
+  int supported_bodies_ = -1;              ///< bodies supported_mass_ was started for
+  const std::uint8_t* jointed_ = nullptr;  ///< the topology's, on the device
+  const int* articulation_ = nullptr;      ///< the topology's, on the device; null: none
+  ContactDetectTimings timings_;
+};
+
+}  // namespace pabd
