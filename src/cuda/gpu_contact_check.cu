@@ -221,7 +221,7 @@ Data make_data(unsigned seed, int bodies, int pairs) {
   d.sums.assign(2 * np, BondEndSums{});
   d.weight.assign(2 * np, 0);
   d.second.assign(2 * np, Mat3{});
-  // Pair ends on dynamic bodies by body, in pair order (as build_adjacency).
+  // Pair ends on dynamic bodies by body, in pair order (as contact_adjacency_stage).
   d.ends_begin.assign(nb + 1, 0);
   for (int e = 0; e < 2 * np; ++e)
     if (!d.is_static[d.pair_body[e]]) ++d.ends_begin[d.pair_body[e] + 1];
