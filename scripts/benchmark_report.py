@@ -687,8 +687,8 @@ def threads_sentences(rows):
 # reproduce its rows, shown beside ours; in brackets the row's figure, by its
 # label in the paper's source (fig:dog, fig:linkage (a), ...).
 PAPER_TABLE2 = {
-    "robot_dog": "2.22 + 2.40 (dog, on sand)",
-    "robot_dog_sand": "2.22 + 2.40 (dog)",
+    "robot_dog": "2.22 + 2.40 (dog; the paper's walks on sand)",
+    "robot_dog_sand": "2.22 + 2.40 (dog, on sand)",
     "sailboat": "3.23 + 2.76 (sailboat)",
     "jeeps_sand": "0.92 + 2.54 (jeeps)",
     "linkage": "1.97 + 2.37 (linkage a)",
