@@ -6,15 +6,17 @@
 //   ContactArrays c = detector.arrays();    // per contact: bodies, anchors, normal, mu, AL state
 //   ContactEnds e = detector.ends();        // per body: its contact ends (CSR)
 //
-// Stages, each a parallel loop writing only its own index (contact_detect_kernels.h):
+// Stages, each a parallel loop writing only its own index (contact_detect_kernels.h;
+// written once for the host and a device in contact_stages.h):
 // the broadphase over fattened boxes (body pairs and body-plane pairs), each
 // body's reach over the step, the narrowphase of every candidate pair into a
 // fixed-size manifold with the margin widened by both reaches (speculative
 // contacts), a deterministic prefix sum of the point counts, then every pair
 // writes its points at its offset, matched by (pair, feature id) to the
 // previous step's contacts for the warm start and the friction anchors. Last,
-// the candidates with points become the step's contact pairs, and a counting
-// sort (serial, in pair order) builds the body-to-pair-end adjacency. The
+// the candidates with points become the step's contact pairs (a parallel
+// merge by first body), and a counting sort (serial, in pair order) builds
+// the body-to-pair-end adjacency. The
 // contacts come out in two blocks, the near candidates' (a point within
 // 0.1 g h^2, or a match that pushed at the end of the previous step: the
 // pairs that push in most iterations) and then the
