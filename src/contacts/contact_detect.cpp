@@ -114,49 +114,8 @@ void ContactDetector::raise_penalties_by_load(const ContactDetectInput& in) {
                      supported_mass_.data(), rounds);
 }
 
-ContactArrays ContactDetector::arrays() {
-  ContactArrays c;
-  c.count = stages_.cur.count;
-  c.end_body = stages_.cur.end_body.data();
-  c.end_radius = stages_.cur.end_radius.data();
-  c.slot_local = stages_.cur.slot_local.data();
-  c.normal = stages_.cur.normal.data();
-  c.friction = stages_.cur.friction.data();
-  c.restitution = stages_.cur.restitution.data();
-  c.approach_velocity = stages_.cur.approach_velocity.data();
-  c.gap_offset = stages_.cur.gap_offset.data();
-  c.start_gap = stages_.cur.start_gap.data();
-  c.anchor_reach = stages_.cur.anchor_reach.data();
-  c.penalty = stages_.cur.penalty.data();
-  c.normal_penalty = stages_.cur.normal_penalty.data();
-  c.lambda = stages_.cur.lambda.data();
-  c.sticking = stages_.cur.sticking.data();
-  c.end_weight = stages_.cur.end_weight.data();
-  c.end_scale = stages_.cur.end_scale.data();
-  c.record = stages_.scratch.record.data();
-  c.pair_count = stages_.pairs.count;
-  c.pair_begin = stages_.pairs.begin.data();
-  c.pair_end = stages_.pairs.end.data();
-  c.pair_body = stages_.pairs.body.data();
-  c.pair_round = stages_.pairs.round.data();
-  c.pair_record = stages_.pairs.record.data();
-  c.pair_quiet = stages_.pairs.quiet.data();
-  c.pair_sums = stages_.pairs.sums.data();
-  c.pair_weight = stages_.pairs.weight.data();
-  c.pair_second_moment = stages_.pairs.second_moment.data();
-  return c;
-}
+ContactArrays ContactDetector::arrays() { return contact_arrays_of(stages_); }
 
-ContactEnds ContactDetector::ends() {
-  ContactEnds e;
-  if (stages_.cur.count == 0 || !stages_.ends.built) return e;
-  e.begin = stages_.ends.begin.data();
-  e.index = stages_.ends.index.data();
-  e.weight = stages_.pairs.weight.data();
-  e.sums = stages_.pairs.sums.data();
-  e.second_moment = stages_.pairs.second_moment.data();
-  e.bound = stages_.ends.bound.data();
-  return e;
-}
+ContactEnds ContactDetector::ends() { return contact_ends_of(stages_); }
 
 }  // namespace pabd

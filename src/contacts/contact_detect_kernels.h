@@ -37,17 +37,30 @@ PABD_HD std::uint64_t contact_pair_key(int first, int second) {
          static_cast<std::uint32_t>(second);
 }
 
-/// Index of `key` in the ascending keys[lo .. hi), or -1.
-PABD_HD int find_pair_key(const std::uint64_t* keys, int lo, int hi, std::uint64_t key) {
-  const int end = hi;
+/// The first index in [lo, hi) whose key_at(index) is not below `key`, or
+/// hi: a binary search over keys that ascend with the index.
+template <typename Key, typename KeyAt>
+PABD_HD int first_index_not_below(int lo, int hi, Key key, const KeyAt& key_at) {
   while (lo < hi) {
     const int mid = lo + (hi - lo) / 2;
-    if (keys[mid] < key)
+    if (key_at(mid) < key)
       lo = mid + 1;
     else
       hi = mid;
   }
-  return lo < end && keys[lo] == key ? lo : -1;
+  return lo;
+}
+
+/// The keys of an array, for first_index_not_below.
+struct KeyArray {
+  const std::uint64_t* keys;
+  PABD_HD std::uint64_t operator()(int i) const { return keys[i]; }
+};
+
+/// Index of `key` in the ascending keys[lo .. hi), or -1.
+PABD_HD int find_pair_key(const std::uint64_t* keys, int lo, int hi, std::uint64_t key) {
+  const int at = first_index_not_below(lo, hi, key, KeyArray{keys});
+  return at < hi && keys[at] == key ? at : -1;
 }
 
 /// The broadphase's candidates: body pairs, then plane pairs.

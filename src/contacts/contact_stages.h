@@ -151,31 +151,17 @@ void contact_write_stage(Backend& be, CandidateScratch<Backend>& s, ContactSet<B
   });
 }
 
-/// The first of the body pairs (ascending in a) whose a is >= body.
-PABD_HD int first_body_pair_from(const BodyPair* pairs, int count, int body) {
-  int lo = 0, hi = count;
-  while (lo < hi) {
-    const int mid = lo + (hi - lo) / 2;
-    if (pairs[mid].a < body)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
+/// Body pair i's A end, the key the body pairs ascend in.
+struct BodyPairFirstBody {
+  const BodyPair* pairs;
+  PABD_HD int operator()(int i) const { return pairs[i].a; }
+};
 
-/// The first of the plane pairs (ascending in body) whose body is >= body.
-PABD_HD int first_plane_pair_from(const PlanePair* pairs, int count, int body) {
-  int lo = 0, hi = count;
-  while (lo < hi) {
-    const int mid = lo + (hi - lo) / 2;
-    if (pairs[mid].body < body)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
+/// Plane pair j's body, the key the plane pairs ascend in.
+struct PlanePairBody {
+  const PlanePair* pairs;
+  PABD_HD int operator()(int j) const { return pairs[j].body; }
+};
 
 /// The step's contact pairs: the candidates with points, listed by their
 /// first body, the body pairs (sorted by their lower index a, their A end)
@@ -193,8 +179,8 @@ void contact_pairs_stage(Backend& be, ContactPairSet<Backend>& p, const ContactS
   int* first_body_pair = be.room(p.first_body_pair, bodies + 1LL);
   int* first_plane_pair = be.room(p.first_plane_pair, bodies + 1LL);
   loops.each(bodies + 1, [=] PABD_LAMBDA(int b) {
-    first_body_pair[b] = first_body_pair_from(body_pairs, nb_pairs, b);
-    first_plane_pair[b] = first_plane_pair_from(plane_pairs, nplane, b);
+    first_body_pair[b] = first_index_not_below(0, nb_pairs, b, BodyPairFirstBody{body_pairs});
+    first_plane_pair[b] = first_index_not_below(0, nplane, b, PlanePairBody{plane_pairs});
   });
   // Place in the merge: a body pair (a, b) follows the plane pairs of bodies
   // below a; a plane pair of body c follows the body pairs with a <= c.
@@ -235,19 +221,6 @@ void contact_pairs_stage(Backend& be, ContactPairSet<Backend>& p, const ContactS
   be.room_lazy(p.sums, 2LL * m);
   be.room_lazy(p.weight, 2LL * m);
   be.room_lazy(p.second_moment, 2LL * m);
-}
-
-/// The first of the ascending keys[0 .. n) that is >= key.
-PABD_HD int first_key_from(const std::uint64_t* keys, int n, std::uint64_t key) {
-  int lo = 0, hi = n;
-  while (lo < hi) {
-    const int mid = lo + (hi - lo) / 2;
-    if (keys[mid] < key)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 /// The pair ends on dynamic bodies, grouped by body, each body's in pair-end
@@ -291,7 +264,7 @@ void contact_adjacency_stage(Backend& be, ContactEndSet<Backend>& a,
         loops, key, index, be.room(a.sort_key_tmp, ends), be.room(a.sort_tmp, ends),
         be.room(a.radix_counts, 1LL * loop_block_count(ends) * kRadixBuckets + 1), ends, key_bits);
     loops.each(bodies + 1, [=] PABD_LAMBDA(int b) {
-      begin[b] = first_key_from(key, ends, static_cast<std::uint64_t>(b));
+      begin[b] = first_index_not_below(0, ends, static_cast<std::uint64_t>(b), KeyArray{key});
     });
     used = loops.read(begin + bodies);
   }
@@ -420,6 +393,59 @@ struct ContactStages {
   ContactEndSet<Backend> ends;
   ContactLoadSet<Backend> load;
 };
+
+/// The solver's view of a detector's contacts (in the backend's memory;
+/// valid until its next detection).
+template <typename Backend>
+ContactArrays contact_arrays_of(ContactStages<Backend>& s) {
+  ContactSet<Backend>& cur = s.cur;
+  ContactPairSet<Backend>& p = s.pairs;
+  ContactArrays c;
+  c.count = cur.count;
+  c.end_body = cur.end_body.data();
+  c.end_radius = cur.end_radius.data();
+  c.slot_local = cur.slot_local.data();
+  c.normal = cur.normal.data();
+  c.friction = cur.friction.data();
+  c.restitution = cur.restitution.data();
+  c.approach_velocity = cur.approach_velocity.data();
+  c.gap_offset = cur.gap_offset.data();
+  c.start_gap = cur.start_gap.data();
+  c.anchor_reach = cur.anchor_reach.data();
+  c.penalty = cur.penalty.data();
+  c.normal_penalty = cur.normal_penalty.data();
+  c.lambda = cur.lambda.data();
+  c.sticking = cur.sticking.data();
+  c.end_weight = cur.end_weight.data();
+  c.end_scale = cur.end_scale.data();
+  c.record = s.scratch.record.data();
+  c.pair_count = p.count;
+  c.pair_begin = p.begin.data();
+  c.pair_end = p.end.data();
+  c.pair_body = p.body.data();
+  c.pair_round = p.round.data();
+  c.pair_record = p.record.data();
+  c.pair_quiet = p.quiet.data();
+  c.pair_sums = p.sums.data();
+  c.pair_weight = p.weight.data();
+  c.pair_second_moment = p.second_moment.data();
+  return c;
+}
+
+/// The per-body adjacency of a detector's pair ends (begin == nullptr when
+/// there are none).
+template <typename Backend>
+ContactEnds contact_ends_of(ContactStages<Backend>& s) {
+  ContactEnds e;
+  if (s.cur.count == 0 || !s.ends.built) return e;
+  e.begin = s.ends.begin.data();
+  e.index = s.ends.index.data();
+  e.weight = s.pairs.weight.data();
+  e.sums = s.pairs.sums.data();
+  e.second_moment = s.pairs.second_moment.data();
+  e.bound = s.ends.bound.data();
+  return e;
+}
 
 /// Stage times of a detection [ms] (the backend's clock).
 struct ContactDetectTimings {

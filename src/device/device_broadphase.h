@@ -41,6 +41,20 @@ inline void require_device_geometry(const ShapePoseView& v, const char* who) {
                   "planes are)");
 }
 
+/// Points the view's arrays at device copies made through `m` (in the
+/// mirror's pass). The shapes go as bytes: what the kernels read of a box,
+/// sphere, capsule or plane (never ShapeDef::data, whose bytes are a host
+/// object's).
+inline void map_poses(ArrayMirror& m, ShapePoseView& v) {
+  const std::size_t n = v.count > 0 ? static_cast<std::size_t>(v.count) : 0;
+  m.map(v.shape, n);
+  m.map(v.position, n);
+  m.map(v.rotation, n);
+  m.map(v.velocity, n);
+  m.map(v.angular_velocity, n);
+  m.map(v.is_static, n);
+}
+
 /// The broadphase of `host` (host arrays) on the device of `s`: the poses
 /// copied through `poses` (a mirror of their own), the pairs brought back.
 /// Throws pabd::Error for a shape whose geometry is not on the device, and
@@ -52,16 +66,8 @@ void run_device_broadphase(BroadphaseState<DeviceStageBackend<Loops>>& s, ArrayM
   require_device_geometry(host, "device broadphase");
   const auto t0 = StageClock::now();
   ShapePoseView dev = host;
-  const std::size_t n = host.count > 0 ? static_cast<std::size_t>(host.count) : 0;
   poses.begin_pass();
-  // The shapes' bytes: what the kernels read of a box, sphere, capsule or
-  // plane (never ShapeDef::data, whose bytes are a host object's).
-  poses.map(dev.shape, n);
-  poses.map(dev.position, n);
-  poses.map(dev.rotation, n);
-  poses.map(dev.velocity, n);
-  poses.map(dev.angular_velocity, n);
-  poses.map(dev.is_static, n);
+  map_poses(poses, dev);
   const double upload_ms = ms_since(t0);
 
   broadphase_build(s, broadphase_boxes(s, dev, settings));

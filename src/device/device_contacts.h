@@ -155,52 +155,9 @@ class DeviceContactDetector {
 
   /// The contacts for the device's loops (device memory; valid until the
   /// next detect).
-  ContactArrays arrays() {
-    ContactSet<Backend>& c = stages_.cur;
-    ContactPairSet<Backend>& p = stages_.pairs;
-    ContactArrays a;
-    a.count = c.count;
-    a.end_body = c.end_body.data();
-    a.end_radius = c.end_radius.data();
-    a.slot_local = c.slot_local.data();
-    a.normal = c.normal.data();
-    a.friction = c.friction.data();
-    a.restitution = c.restitution.data();
-    a.approach_velocity = c.approach_velocity.data();
-    a.gap_offset = c.gap_offset.data();
-    a.start_gap = c.start_gap.data();
-    a.anchor_reach = c.anchor_reach.data();
-    a.penalty = c.penalty.data();
-    a.normal_penalty = c.normal_penalty.data();
-    a.lambda = c.lambda.data();
-    a.sticking = c.sticking.data();
-    a.end_weight = c.end_weight.data();
-    a.end_scale = c.end_scale.data();
-    a.record = stages_.scratch.record.data();
-    a.pair_count = p.count;
-    a.pair_begin = p.begin.data();
-    a.pair_end = p.end.data();
-    a.pair_body = p.body.data();
-    a.pair_round = p.round.data();
-    a.pair_record = p.record.data();
-    a.pair_quiet = p.quiet.data();
-    a.pair_sums = p.sums.data();
-    a.pair_weight = p.weight.data();
-    a.pair_second_moment = p.second_moment.data();
-    return a;
-  }
+  ContactArrays arrays() { return contact_arrays_of(stages_); }
   /// The adjacency for the device's loops (begin == nullptr when there are none).
-  ContactEnds ends() {
-    ContactEnds e;
-    if (stages_.cur.count == 0 || !stages_.ends.built) return e;
-    e.begin = stages_.ends.begin.data();
-    e.index = stages_.ends.index.data();
-    e.weight = stages_.pairs.weight.data();
-    e.sums = stages_.pairs.sums.data();
-    e.second_moment = stages_.pairs.second_moment.data();
-    e.bound = stages_.ends.bound.data();
-    return e;
-  }
+  ContactEnds ends() { return contact_ends_of(stages_); }
   /// The last detection's results, brought back.
   void download(int bodies, DetectedContacts& out) {
     DeviceMemory& memory = *be_.memory;
@@ -222,14 +179,7 @@ class DeviceContactDetector {
     ContactDetectInput dev = in;
     const std::size_t n = in.poses.count > 0 ? static_cast<std::size_t>(in.poses.count) : 0;
     inputs_.begin_pass();
-    // The shapes' bytes: what the kernels read of a box, sphere, capsule or
-    // plane (never ShapeDef::data, whose bytes are a host object's).
-    inputs_.map(dev.poses.shape, n);
-    inputs_.map(dev.poses.position, n);
-    inputs_.map(dev.poses.rotation, n);
-    inputs_.map(dev.poses.velocity, n);
-    inputs_.map(dev.poses.angular_velocity, n);
-    inputs_.map(dev.poses.is_static, n);
+    map_poses(inputs_, dev.poses);
     inputs_.map(dev.mass, n);
     inputs_.map(dev.friction, n);
     inputs_.map(dev.restitution, n);
