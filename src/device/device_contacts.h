@@ -24,8 +24,8 @@
 namespace pabd {
 
 /// A detection's results in host vectors, from either detector: what the
-/// iterations read of the contacts and their pairs, the adjacency, and the
-/// load's supported masses.
+/// iterations read of the contacts (the load-aware penalties included) and
+/// of their pairs, and the adjacency.
 struct DetectedContacts {
   int count = 0, pair_count = 0;
   std::vector<int> end_body;
