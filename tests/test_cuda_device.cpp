@@ -85,16 +85,19 @@ void compare(const char* name, int steps) {
     if (n == 1) after_one = difference(cpu, gpu);
   }
   last = difference(cpu, gpu);
+  // The snapshot holds the contacts too: the card's, brought back.
+  const bool same_snapshot = cpu.save_state() == gpu.save_state();
   std::printf(
-      "gpu-compare %s on %s: steps %d, bits %s, step 1 max |dx| %.3g m, step %d max |dx| "
-      "%.3g m |dv| %.3g m/s, peak device memory %.1f MB\n",
+      "gpu-compare %s on %s: steps %d, bits %s, snapshot %s, step 1 max |dx| %.3g m, step %d "
+      "max |dx| %.3g m |dv| %.3g m/s, peak device memory %.1f MB\n",
       name, gpu.device_name().c_str(), steps,
       first_difference == 0 ? "identical"
                             : ("part at step " + std::to_string(first_difference)).c_str(),
-      after_one.position, steps, last.position, last.velocity,
-      static_cast<double>(gpu.device_peak_memory()) / 1e6);
+      same_snapshot ? "identical" : "differs", after_one.position, steps, last.position,
+      last.velocity, static_cast<double>(gpu.device_peak_memory()) / 1e6);
   EXPECT_EQ(first_difference, 0) << name << ": the bits part at step " << first_difference
                                  << " (step 1 apart by " << after_one.position << " m)";
+  EXPECT_TRUE(same_snapshot) << name << ": the snapshots (contacts included) differ";
 }
 
 // The reference scenes.

@@ -33,6 +33,7 @@ void ContactDetector::set_threading(int threads, ParallelFor custom) {
 }
 
 void ContactDetector::clear() {
+  mark_changed();
   supported_mass_.clear();
   stages_.cur.count = stages_.cur.pairs = stages_.cur.body_pairs = 0;
   stages_.prev.count = stages_.prev.pairs = stages_.prev.body_pairs = 0;
@@ -55,6 +56,7 @@ double lap_ms(Clock::time_point& t0) {
 }  // namespace
 
 void ContactDetector::detect(const ContactDetectInput& in) {
+  mark_changed();
   timings_ = {};
   Clock::time_point t0 = Clock::now();
   std::swap(stages_.cur, stages_.prev);

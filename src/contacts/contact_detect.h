@@ -134,6 +134,18 @@ class ContactDetector {
   using Timings = ContactDetectTimings;
   const Timings& timings() const { return timings_; }
 
+  /// For a device's detector, which keeps this one as the host's copy of its
+  /// contacts (device/contact_handover.h): the stages and the supported
+  /// masses, and a count that changes whenever the contacts do (detect,
+  /// clear, load_state, mark_changed), so that each side knows whether the
+  /// other's are newer.
+  ContactStages<HostContactBackend>& stages() { return stages_; }
+  std::vector<Real>& supported_masses() { return supported_mass_; }
+  std::uint64_t generation() const { return generation_; }
+  /// Says the contacts changed outside detect, clear and load_state (a
+  /// caller wrote through arrays(), or a device handed its over).
+  void mark_changed() { ++generation_; }
+
  private:
   void raise_penalties_by_load(const ContactDetectInput& input);
 
@@ -147,6 +159,7 @@ class ContactDetector {
   // Load-aware penalties (contact_load.h): per body, the sum of its supports'
   // verticality and the mass it carries (kept across steps as a warm start).
   std::vector<Real> supported_mass_;
+  std::uint64_t generation_ = 0;
 };
 
 }  // namespace pabd

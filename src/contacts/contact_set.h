@@ -44,6 +44,37 @@ struct ContactSet {
   Array<Real> end_scale;   ///< per end
 };
 
+/// Calls f(count, what, array...) for each array of one or more ContactSets
+/// that a detection carries to the next (the matching's keys and ranges, the
+/// contacts with their multipliers and anchors), in one fixed order, for a
+/// set of n contacts and p candidates. Snapshots
+/// (contacts/contact_snapshot.cpp) and the handover between a device's
+/// detector and the host's (device/contact_handover.h) copy these.
+template <typename F, typename... Sets>
+void visit_carried_arrays(long long n, long long p, F&& f, Sets&... s) {
+  f(p, "contact candidates", s.key...);
+  f(p, "contact candidate ranges", s.begin...);
+  f(p, "contact candidate ranges", s.end...);
+  f(2 * n, "contact ends", s.end_body...);
+  f(2 * n, "contact ends", s.end_radius...);
+  f(kContactSlots * n, "contact anchors", s.slot_local...);
+  f(n, "contacts", s.normal...);
+  f(n, "contacts", s.friction...);
+  f(n, "contacts", s.restitution...);
+  f(n, "contacts", s.approach_velocity...);
+  f(n, "contacts", s.gap_offset...);
+  f(n, "contacts", s.start_gap...);
+  f(n, "contacts", s.anchor_reach...);
+  f(n, "contacts", s.separation...);
+  f(n, "contacts", s.feature...);
+  f(n, "contacts", s.penalty...);
+  f(n, "contacts", s.normal_penalty...);
+  f(n, "contacts", s.lambda...);
+  f(n, "contacts", s.sticking...);
+  f(2 * n, "contact ends", s.end_weight...);
+  f(2 * n, "contact ends", s.end_scale...);
+}
+
 /// The per-candidate scratch of a detection.
 template <typename Backend>
 struct CandidateScratch {

@@ -15,33 +15,6 @@ namespace {
 /// count fails cleanly instead of asking for terabytes.
 constexpr std::uint64_t kMaxContacts = 1u << 30;
 
-/// Calls f(array, element count, what) for every array of the buffer, in the
-/// one order that saving and loading share: n contacts, p candidates.
-template <typename Buffer, typename F>
-void visit_arrays(Buffer& b, long long n, long long p, F&& f) {
-  f(b.key, p, "contact candidates");
-  f(b.begin, p, "contact candidate ranges");
-  f(b.end, p, "contact candidate ranges");
-  f(b.end_body, 2 * n, "contact ends");
-  f(b.end_radius, 2 * n, "contact ends");
-  f(b.slot_local, kContactSlots * n, "contact anchors");
-  f(b.normal, n, "contacts");
-  f(b.friction, n, "contacts");
-  f(b.restitution, n, "contacts");
-  f(b.approach_velocity, n, "contacts");
-  f(b.gap_offset, n, "contacts");
-  f(b.start_gap, n, "contacts");
-  f(b.anchor_reach, n, "contacts");
-  f(b.separation, n, "contacts");
-  f(b.feature, n, "contacts");
-  f(b.penalty, n, "contacts");
-  f(b.normal_penalty, n, "contacts");
-  f(b.lambda, n, "contacts");
-  f(b.sticking, n, "contacts");
-  f(b.end_weight, 2 * n, "contact ends");
-  f(b.end_scale, 2 * n, "contact ends");
-}
-
 }  // namespace
 
 void ContactDetector::save_state(SnapshotWriter& out) const {
@@ -49,23 +22,30 @@ void ContactDetector::save_state(SnapshotWriter& out) const {
   out.value(static_cast<std::int64_t>(n));
   out.value(static_cast<std::int64_t>(p));
   out.value(static_cast<std::int64_t>(stages_.cur.body_pairs));
-  visit_arrays(stages_.cur, n, p, [&](const auto& a, long long count, const char*) {
-    out.array(a.data(), static_cast<std::size_t>(count));
-  });
+  visit_carried_arrays(
+      n, p,
+      [&](long long count, const char*, const auto& a) {
+        out.array(a.data(), static_cast<std::size_t>(count));
+      },
+      stages_.cur);
   out.array(supported_mass_);
 }
 
 void ContactDetector::load_state(SnapshotReader& in, int bodies) {
+  mark_changed();  // first: a corrupt snapshot may stop it halfway
   const auto n = in.value<std::int64_t>(), p = in.value<std::int64_t>();
   const auto body_pairs = in.value<std::int64_t>();
   if (n < 0 || p < 0 || body_pairs < 0 || body_pairs > p || std::uint64_t(n) > kMaxContacts ||
       std::uint64_t(p) > kMaxContacts)
     throw Error("restore_state: corrupt snapshot (contact counts)");
   ContactSet<HostContactBackend>& b = stages_.cur;
-  visit_arrays(b, n, p, [&](auto& a, long long count, const char* what) {
-    in.array(a.reserve_for(static_cast<std::size_t>(std::max(count, 1LL))),
-             static_cast<std::size_t>(count), what);
-  });
+  visit_carried_arrays(
+      n, p,
+      [&](long long count, const char* what, auto& a) {
+        in.array(a.reserve_for(static_cast<std::size_t>(std::max(count, 1LL))),
+                 static_cast<std::size_t>(count), what);
+      },
+      b);
   const int* first = b.begin.data();
   const int* last = b.end.data();
   for (long long i = 0; i < p; ++i)

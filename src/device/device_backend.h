@@ -18,25 +18,48 @@ namespace pabd {
 struct DeviceBroadphaseResult;
 struct DetectedContacts;
 struct ContactDetectInput;
+class ContactDetector;
 
 class DeviceBackend {
  public:
   virtual ~DeviceBackend() = default;
   /// The device, in words ("NVIDIA H200", "emulated on the host").
   virtual std::string name() const = 0;
+  /// Whether this step's contacts can be detected on the device: every
+  /// shape's geometry is there (device_broadphase.h). If not, the step
+  /// detects on the host and run_loops copies the contacts over.
+  virtual bool detects(const ContactDetectInput& in) const = 0;
+  /// The detect stage on the device (device_contacts.h), from
+  /// ctx.detect_input: ctx.detector's contacts go over first where they
+  /// changed since the device last had them (contact_handover.h).
+  /// ctx.contact and ctx.contact_ends then point at the device's arrays,
+  /// ctx.contact_graph at host copies of the pairs' bodies and adjacency;
+  /// ctx.timings gets the detection's stage times.
+  virtual void detect_stage(StepContext& ctx) = 0;
   /// Copies the context's arrays (host memory) to the device, runs the
-  /// predict, warm start and iterate loops there over `sweeps`,
-  /// and copies back what they wrote; times them into ctx.timings.
-  virtual void run_loops(StepContext& ctx, const IterationColouring& sweeps) = 0;
+  /// predict, warm start and iterate loops there over `sweeps`, and copies
+  /// back what they wrote; times them into ctx.timings. With
+  /// `contacts_on_device` the contacts are detect_stage's, already there,
+  /// and stay there; otherwise they are host arrays, copied like the rest.
+  virtual void run_loops(StepContext& ctx, const IterationColouring& sweeps,
+                         bool contacts_on_device) = 0;
+  /// Brings the device's contacts into `host` when they are newer than its
+  /// (a device step's, with what its iterations wrote), so that host readers
+  /// see them; true when it did.
+  virtual bool bring_back_contacts(ContactDetector& host) = 0;
+  /// The number of contacts `host` would hold after bring_back_contacts,
+  /// without bringing them.
+  virtual int contact_count(const ContactDetector& host) const = 0;
   /// The broadphase of `poses` (host arrays) run on the device
   /// (device_broadphase.h): its pairs and plane pairs, the same as
-  /// Broadphase's, brought back. Not yet part of run_loops' step.
+  /// Broadphase's, brought back (for its tests: the step's detection runs
+  /// its own).
   virtual void broadphase(const ShapePoseView& poses, const AabbSettings& settings,
                           DeviceBroadphaseResult& out) = 0;
   /// Contact detection of `in` (host arrays) on the device
   /// (device_contacts.h), this step's contacts kept there for the next
-  /// one's matching; with `out`, its results brought back. Not yet part of
-  /// run_loops' step.
+  /// one's matching; with `out`, its results brought back. For its tests:
+  /// it shares the step's detector, so a world's steps do not mix with it.
   virtual void detect_contacts(const ContactDetectInput& in, DetectedContacts* out) = 0;
   /// Most device memory held so far [bytes].
   virtual std::size_t peak_memory() const = 0;

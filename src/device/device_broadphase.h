@@ -30,15 +30,22 @@ inline bool shape_geometry_on_host_only(ShapeType t) {
          t == ShapeType::TriangleMesh;
 }
 
+/// The first body whose shape's geometry only the host has, or -1.
+inline int first_host_only_shape(const ShapePoseView& v) {
+  for (int i = 0; i < v.count && v.shape; ++i)
+    if (shape_geometry_on_host_only(v.shape[i].type)) return i;
+  return -1;
+}
+
 /// Throws pabd::Error, naming `who` and the first such body, when a body's
 /// shape has its geometry on the host only.
 inline void require_device_geometry(const ShapePoseView& v, const char* who) {
-  for (int i = 0; i < v.count && v.shape; ++i)
-    if (shape_geometry_on_host_only(v.shape[i].type))
-      throw Error(std::string(who) + ": body " + std::to_string(i) + ": a " +
-                  shape_type_name(v.shape[i].type) +
-                  " shape's geometry is not on the device yet (boxes, spheres, capsules and "
-                  "planes are)");
+  const int i = first_host_only_shape(v);
+  if (i >= 0)
+    throw Error(std::string(who) + ": body " + std::to_string(i) + ": a " +
+                shape_type_name(v.shape[i].type) +
+                " shape's geometry is not on the device yet (boxes, spheres, capsules and "
+                "planes are)");
 }
 
 /// Points the view's arrays at device copies made through `m` (in the

@@ -6,9 +6,12 @@
 // each detection through a mirror of their own; the topology (joined pairs,
 // articulations) is the host's ContactTopology, uploaded with them.
 //
-// Not yet part of the device's step (device_step.h): the iterations still
-// read the host detector's contacts. DeviceBackend::detect_contacts runs it
-// beside them, and its tests require the host detector's arrays bit for bit.
+// The device's step (device_step.h) detects with it when every shape's
+// geometry is on the device: its iterations read these arrays where they
+// are, and the host's ContactDetector gets a copy only when a host reader
+// asks (contact_handover.h). The host stages that read contacts every step
+// get the pairs' graph in host memory (graph()). Its tests require the host
+// detector's arrays bit for bit.
 #pragma once
 
 #include <cstring>
@@ -19,6 +22,7 @@
 #include "contacts/contact_detect_input.h"
 #include "contacts/contact_stages.h"
 #include "contacts/contact_topology.h"
+#include "device/contact_handover.h"
 #include "device/device_broadphase.h"
 
 namespace pabd {
@@ -99,6 +103,8 @@ class DeviceContactDetector {
   void detect(const ContactDetectInput& in) {
     require_device_geometry(in.poses, "device contacts");
     timings_ = {};
+    graph_current_ = false;
+    bodies_ = in.poses.count;
     std::swap(stages_.cur, stages_.prev);
     topology_.update(in);
     const ContactDetectInput dev = upload_inputs(in);
@@ -151,6 +157,72 @@ class DeviceContactDetector {
       be_.stop(mark, timings_.load);
     }
     be_.finish();
+  }
+
+  /// A step's detection: `host`'s contacts first when they changed since the
+  /// two last agreed (a restored snapshot, a clear, a host detection), so
+  /// the matching starts from what the host holds; then detect(in).
+  void detect_after(ContactDetector& host, const ContactDetectInput& in) {
+    if (host.generation() != host_generation_) {
+      upload_carried_contacts(host.stages().cur, stages_.cur, be_);
+      const std::vector<Real>& masses = host.supported_masses();
+      supported_bodies_ = masses.empty() ? -1 : static_cast<int>(masses.size());
+      if (!masses.empty())
+        be_.memory->upload(be_.room(supported_mass_, masses.size()), masses.data(),
+                           masses.size() * sizeof(Real));
+      host_generation_ = host.generation();
+    }
+    detect(in);
+    ahead_ = true;
+  }
+  /// Brings the last detection (with what the iterations wrote since) into
+  /// `host` when it is newer than host's own; true when it did.
+  bool bring_back(ContactDetector& host) {
+    if (!holds_newer(host)) return false;
+    DeviceMemory& memory = *be_.memory;
+    download_detection(stages_, memory, bodies_, host.stages());
+    download_supported_masses(memory, supported_mass_.data(), supported_bodies_,
+                              host.supported_masses());
+    host.mark_changed();
+    host_generation_ = host.generation();
+    ahead_ = false;
+    return true;
+  }
+  /// Whether the device holds contacts newer than `host`'s: it detected
+  /// since they last agreed, and the host did not change them meanwhile.
+  bool holds_newer(const ContactDetector& host) const {
+    return ahead_ && host.generation() == host_generation_;
+  }
+  /// The last detection's contact count.
+  int count() const { return stages_.cur.count; }
+  /// The last detection's pairs and adjacency in host memory, brought over
+  /// once per detection (valid until the next).
+  ContactGraph graph() {
+    if (!graph_current_) {
+      DeviceMemory& memory = *be_.memory;
+      const long long p = stages_.pairs.count;
+      graph_pair_body_.resize(static_cast<std::size_t>(2 * p));
+      download_elements(memory, graph_pair_body_.data(), stages_.pairs.body.data(), 2 * p);
+      const ContactEnds e = ends();
+      graph_end_begin_.clear();
+      graph_end_index_.clear();
+      if (e.begin) {
+        graph_end_begin_.resize(static_cast<std::size_t>(bodies_) + 1);
+        download_elements(memory, graph_end_begin_.data(), e.begin, bodies_ + 1LL);
+        graph_end_index_.resize(static_cast<std::size_t>(graph_end_begin_.back()));
+        download_elements(memory, graph_end_index_.data(), e.index,
+                          static_cast<long long>(graph_end_index_.size()));
+      }
+      graph_current_ = true;
+    }
+    ContactGraph g;
+    g.pair_count = stages_.pairs.count;
+    g.pair_body = graph_pair_body_.data();
+    if (!graph_end_begin_.empty()) {
+      g.end_begin = graph_end_begin_.data();
+      g.end_index = graph_end_index_.data();
+    }
+    return g;
   }
 
   /// The contacts for the device's loops (device memory; valid until the
@@ -208,6 +280,13 @@ class DeviceContactDetector {
   const std::uint8_t* jointed_ = nullptr;  ///< the topology's, on the device
   const int* articulation_ = nullptr;      ///< the topology's, on the device; null: none
   ContactDetectTimings timings_;
+  int bodies_ = 0;  ///< the last detection's
+  // The handover with the host's detector (detect_after, bring_back).
+  std::uint64_t host_generation_ = ~std::uint64_t(0);  ///< its generation when they last agreed
+  bool ahead_ = false;                                 ///< detected since they last agreed
+  // graph(): the pairs' bodies and the adjacency, host copies.
+  bool graph_current_ = false;
+  std::vector<int> graph_pair_body_, graph_end_begin_, graph_end_index_;
 };
 
 }  // namespace pabd

@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "core/stage_clock.h"
 #include "solver/step.h"
 #include "solver/step_stages.h"
 
@@ -14,8 +15,29 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
                 ": iteration observers need the CPU (WorldDef::device = Device::Cpu)");
   // A thread per block would leave the device idle: sweep by body colours.
   ctx.settings.block_order_min_bodies = std::numeric_limits<int>::max();
-  return pabd_step_with(ctx,
-                        [&device](StepContext& c) { device.run_loops(c, iteration_colouring(c)); });
+  const bool contacts_on_device = ctx.detector && device.detects(ctx.detect_input);
+  const auto detect = [&](StepContext& c) {
+    if (!contacts_on_device) {
+      // The host detects: from the device's last contacts, if it holds newer.
+      if (c.detector) device.bring_back_contacts(*c.detector);
+      return detect_stage(c);
+    }
+    const auto t0 = StageClock::now();
+    device.detect_stage(c);
+    contact_colouring_stage(c);
+    c.timings.detect_ms = ms_since(t0);
+  };
+  return pabd_step_with(ctx, detect, [&](StepContext& c) {
+    device.run_loops(c, iteration_colouring(c), contacts_on_device);
+    // Restitution reads the contacts on the host (contact_restitution.h).
+    if (contacts_on_device && c.any_restitution) {
+      const auto t0 = StageClock::now();
+      device.bring_back_contacts(*c.detector);
+      c.contact = c.detector->arrays();
+      c.contact_ends = c.detector->ends();
+      c.timings.transfer_ms += ms_since(t0);
+    }
+  });
 }
 
 }  // namespace pabd

@@ -1,13 +1,22 @@
-// PABD's step with its loops on a device (device_backend.h). The stages are
-// those of solver/step.cpp, in the same order, split by where they run:
+// PABD's step with its loops on a device (device_backend.h). The stages
+// are those of solver/step.cpp, in the same order, split by where they run:
 //
-//   host     external velocity, detect (broadphase, narrowphase, contact
-//            arrays, colouring)
+//   host     external velocity
+//   device   detect: broadphase, narrowphase, contact arrays, matching,
+//            pairs, adjacency, load (device_contacts.h); the pairs' graph
+//            comes back for the next line
+//   host     the colouring over bonds and contacts
 //   device   predict, warm start, the K iterations: the same loops over the
-//            same kernels (solver/step_loops.h), on copies of the arrays,
-//            copied back afterwards
-//   host     island momentum (serial), velocities, restitution, the
+//            same kernels (solver/step_loops.h); the bodies and bonds are
+//            copies, copied back afterwards, the contacts stay
+//   host     island momentum (serial, over the pairs' graph), velocities,
+//            restitution (the contacts brought back first), the
 //            finiteness check
+//
+// A scene with a shape whose geometry only the host has (hulls, compounds,
+// height fields, meshes) detects on the host instead, and its contacts
+// travel with the bodies. Either way the World's ContactDetector gets the
+// device's contacts when a host reader asks (contact_handover.h).
 //
 // With the same colouring the device computes what the CPU does, in the same
 // order per index: the same bits. The block order (solver/block_order.h)
@@ -15,9 +24,9 @@
 // sweeps by body colours: compare it with a CPU run whose
 // block_order_min_bodies keeps the colouring too.
 //
-// The arrays are copied both ways every step (StageTimings::transfer_ms):
-// keeping the state and the detection on the device is the next stage of
-// this backend (docs/gpu.md).
+// The bodies' and bonds' arrays are copied both ways every step
+// (StageTimings::transfer_ms): keeping them on the device is the next stage
+// of this backend (docs/gpu.md).
 #pragma once
 
 #include "device/device_backend.h"

@@ -51,15 +51,38 @@ class MirroredBackend final : public DeviceBackend {
     run_device_broadphase(broadphase_, poses_, poses, settings, out);
   }
 
-  void run_loops(StepContext& host, const IterationColouring& sweeps) override {
+  bool detects(const ContactDetectInput& in) const override {
+    return first_host_only_shape(in.poses) < 0;
+  }
+
+  void detect_stage(StepContext& ctx) override {
+    contacts_.detect_after(*ctx.detector, ctx.detect_input);
+    ctx.contact = contacts_.arrays();
+    ctx.contact_ends = contacts_.ends();
+    const auto t0 = StageClock::now();
+    ctx.contact_graph = contacts_.graph();
+    ctx.timings.transfer_ms += ms_since(t0);
+    add_detect_timings(contacts_.timings(), ctx.timings);
+  }
+
+  bool bring_back_contacts(ContactDetector& host) override { return contacts_.bring_back(host); }
+
+  int contact_count(const ContactDetector& host) const override {
+    return contacts_.holds_newer(host) ? contacts_.count() : host.count();
+  }
+
+  void run_loops(StepContext& host, const IterationColouring& sweeps,
+                 bool contacts_on_device) override {
     auto t0 = StageClock::now();
     StepContext dev = host;  // settings, flags, observer; the views are swapped below
     const int pairs = host.contact.pair_count;
     mirror_.begin_pass();
     map_arrays(mirror_, dev.bodies);
     map_arrays(mirror_, dev.bonds);
-    map_arrays(mirror_, dev.contact);
-    map_arrays(mirror_, dev.contact_ends, host.bodies.count, pairs);
+    if (!contacts_on_device) {
+      map_arrays(mirror_, dev.contact);
+      map_arrays(mirror_, dev.contact_ends, host.bodies.count, pairs);
+    }
     ColouringView colouring;
     if (sweeps.colouring) colouring = map_colouring(mirror_, *sweeps.colouring);
     // The ends the bodies gather: none, or the contacts' (now on the device).

@@ -194,4 +194,22 @@ struct ContactEnds {
   EndIdleBound* bound = nullptr;
 };
 
+/// The contact pairs as a graph, in host memory: what host stages read of a
+/// step's contacts (the colouring, the island momentum, the divergence
+/// guard) where the contacts themselves may be in a device's memory
+/// (device/device_contacts.h). Each pair's contacts join the same two bodies,
+/// so a pass over its pairs sees every contact's bodies. end_begin ==
+/// nullptr: no adjacency (no contacts).
+struct ContactGraph {
+  int pair_count = 0;
+  const int* pair_body = nullptr;  ///< per pair end (ContactArrays::pair_body)
+  const int* end_begin = nullptr;  ///< per body + 1 (ContactEnds::begin)
+  const int* end_index = nullptr;  ///< ContactEnds::index
+};
+
+/// The graph of contacts in host memory.
+inline ContactGraph contact_graph_of(const ContactArrays& c, const ContactEnds& e) {
+  return {c.pair_count, c.pair_body, e.begin, e.index};
+}
+
 }  // namespace pabd

@@ -34,7 +34,7 @@ void list_by_colour(const int* end_body, int items, const std::vector<int>& colo
 }  // namespace
 
 void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
-                   const ContactArrays& contacts, const ContactEnds& ends, Colouring& out) {
+                   const ContactGraph& contacts, Colouring& out) {
   const int nb = bodies.count;
   out.colour.assign(static_cast<std::size_t>(nb), -1);
   out.used.clear();
@@ -46,9 +46,10 @@ void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_
       const int other = bond_end_body[bodies.end_index[e_at] ^ 1];
       if (other >= 0 && out.colour[other] >= 0) out.used[out.colour[other]] = i;
     }
-    if (ends.begin) {
-      for (int e_at = ends.begin[i]; e_at < ends.begin[i + 1]; ++e_at) {
-        const int other = contacts.pair_body[ends.index[e_at] ^ 1];  // the pair's other body
+    if (contacts.end_begin) {
+      for (int e_at = contacts.end_begin[i]; e_at < contacts.end_begin[i + 1]; ++e_at) {
+        const int other =
+            contacts.pair_body[contacts.end_index[e_at] ^ 1];  // the pair's other body
         if (out.colour[other] >= 0) out.used[out.colour[other]] = i;
       }
     }
@@ -73,7 +74,7 @@ void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_
 
 void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
                    Colouring& out) {
-  colour_bodies(bodies, bond_end_body, bond_count, ContactArrays{}, ContactEnds{}, out);
+  colour_bodies(bodies, bond_end_body, bond_count, ContactGraph{}, out);
   out.built_body_count = bodies.count;
   out.built_end_body.assign(bond_end_body, bond_end_body + 2 * bond_count);
 }

@@ -78,9 +78,9 @@ inline int smallest_free_colour(std::vector<int>& used, int& colours, int node) 
 
 /// Colours the bodies over the bond adjacency (bodies.end_begin/end_index,
 /// the bond ends' bodies in bond_end_body) and the contact pair adjacency
-/// (ends; none when ends.begin is null), and lists each colour's bonds.
+/// (none when contacts.end_begin is null), and lists each colour's bonds.
 void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
-                   const ContactArrays& contacts, const ContactEnds& ends, Colouring& out);
+                   const ContactGraph& contacts, Colouring& out);
 
 /// The same over the bonds alone (no contact pairs listed); records the bond
 /// topology it was built for (colouring_is_current).

@@ -49,9 +49,11 @@ void island_momentum_stage(StepContext& ctx) {
   // A contact with anything outside the island holds it (the other body's
   // push is not an applied force); one between two of its own bodies (the
   // links of a chain folding onto each other) is internal.
-  const ContactArrays& contact = ctx.contact;
-  for (int k = 0; k < contact.count; ++k) {
-    const int a = contact.end_body[2 * k], c = contact.end_body[2 * k + 1];
+  // Over the contact pairs (host memory on any backend): a pair's contacts
+  // join the same two bodies.
+  const ContactGraph& contact = ctx.contact_graph;
+  for (int k = 0; k < contact.pair_count; ++k) {
+    const int a = contact.pair_body[2 * k], c = contact.pair_body[2 * k + 1];
     if (moving(a) && moving(c) && find_root(parent, a) == find_root(parent, c)) continue;
     if (moving(a)) held[std::size_t(a)] = 1;
     if (moving(c)) held[std::size_t(c)] = 1;

@@ -11,7 +11,7 @@
 namespace pabd {
 
 StepResult pabd_step(StepContext& ctx) {
-  return pabd_step_with(ctx, [](StepContext& c) {
+  return pabd_step_with(ctx, detect_stage, [](StepContext& c) {
     predict_stage(c);
     warm_start_stage(c);
     observe(c, -1);
@@ -19,10 +19,11 @@ StepResult pabd_step(StepContext& ctx) {
   });
 }
 
-StepResult pabd_step_with(StepContext& ctx, const std::function<void(StepContext&)>& middle) {
+StepResult pabd_step_with(StepContext& ctx, const StageFunction& detect,
+                          const StageFunction& middle) {
   const auto start = StageClock::now();
   external_velocity_stage(ctx);
-  detect_stage(ctx);
+  detect(ctx);
   middle(ctx);
   island_momentum_stage(ctx);
   velocities_stage(ctx);

@@ -11,10 +11,14 @@ namespace pabd {
 /// body. The caller counts the step (StepResult::step).
 StepResult pabd_step(StepContext& ctx);
 
-/// The same stage list with its middle (predict, warm start, the iterations)
-/// done by `middle`: a device's loops (device/device_step.h). The stages
-/// around it (external velocity, detect; island momentum, velocities,
-/// restitution, the finiteness check) run here, on the host.
-StepResult pabd_step_with(StepContext& ctx, const std::function<void(StepContext&)>& middle);
+using StageFunction = std::function<void(StepContext&)>;
+
+/// The same stage list with its detection done by `detect` and its middle
+/// (predict, warm start, the iterations) by `middle`: a device's
+/// (device/device_step.h). The stages around them (external velocity;
+/// island momentum, velocities, restitution, the finiteness check) run here,
+/// on the host.
+StepResult pabd_step_with(StepContext& ctx, const StageFunction& detect,
+                          const StageFunction& middle);
 
 }  // namespace pabd

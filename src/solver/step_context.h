@@ -49,11 +49,14 @@ struct StepContext {
   BodyArrays bodies;
   BondArrays bonds;
   // Contacts: the detector and its input (null: collisions off); the detect
-  // stage fills `contact` and `contact_ends` from it.
+  // stage fills `contact`, `contact_ends` and `contact_graph` from it.
   ContactDetector* detector = nullptr;
   ContactDetectInput detect_input;
   ContactArrays contact;
   ContactEnds contact_ends;
+  /// The contact pairs in host memory (the colouring, the island momentum):
+  /// a device step's contacts are in device memory.
+  ContactGraph contact_graph;
   // Colourings: over the bonds (kept while the topology holds), and over bonds
   // and contacts (rebuilt every step that has contacts).
   Colouring* bond_colouring = nullptr;

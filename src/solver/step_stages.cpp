@@ -20,23 +20,28 @@ void detect_stage(StepContext& ctx) {
     ctx.contact = ContactArrays{};
     ctx.contact_ends = ContactEnds{};
   }
-  if (contact_colours(ctx)) {
-    if (use_block_order(ctx.bodies.count, ctx.bonds.count, ctx.contact.count,
-                        ctx.settings.block_order_min_bodies))
-      order_in_blocks(ctx.bodies, ctx.contact, ctx.contact_ends, *ctx.contact_colouring);
-    else
-      colour_bodies(ctx.bodies, ctx.bonds.end_body, ctx.bonds.count, ctx.contact, ctx.contact_ends,
-                    *ctx.contact_colouring);
-  }
+  ctx.contact_graph = contact_graph_of(ctx.contact, ctx.contact_ends);
+  contact_colouring_stage(ctx);
   StageTimings& t = ctx.timings;
   t.detect_ms = ms_since(t0);
-  if (ctx.detector) {
-    const ContactDetector::Timings& d = ctx.detector->timings();
-    t.broadphase_ms = d.broadphase;
-    t.narrowphase_ms = d.narrowphase;
-    t.contact_setup_ms = d.setup;
-    t.contact_load_ms = d.load;
-  }
+  if (ctx.detector) add_detect_timings(ctx.detector->timings(), t);
+}
+
+void add_detect_timings(const ContactDetectTimings& d, StageTimings& t) {
+  t.broadphase_ms = d.broadphase;
+  t.narrowphase_ms = d.narrowphase;
+  t.contact_setup_ms = d.setup;
+  t.contact_load_ms = d.load;
+}
+
+void contact_colouring_stage(StepContext& ctx) {
+  if (!contact_colours(ctx)) return;
+  if (use_block_order(ctx.bodies.count, ctx.bonds.count, ctx.contact.count,
+                      ctx.settings.block_order_min_bodies))
+    order_in_blocks(ctx.bodies, ctx.contact, ctx.contact_ends, *ctx.contact_colouring);
+  else
+    colour_bodies(ctx.bodies, ctx.bonds.end_body, ctx.bonds.count, ctx.contact_graph,
+                  *ctx.contact_colouring);
 }
 
 void external_velocity_stage(StepContext& ctx) {

@@ -30,6 +30,13 @@ namespace pabd {
 /// runs first, when any body has them.
 void external_velocity_stage(StepContext& ctx);
 void detect_stage(StepContext& ctx);
+/// With colored sweeps and contacts, the colouring over bonds and contacts
+/// (ctx.contact_graph; a block order reads the contacts, so host memory);
+/// the second half of the detect stage, which a device step runs after its
+/// own detection (device/device_step.h).
+void contact_colouring_stage(StepContext& ctx);
+/// A detection's stage times into the step's.
+void add_detect_timings(const ContactDetectTimings& d, StageTimings& t);
 void predict_stage(StepContext& ctx);
 void warm_start_stage(StepContext& ctx);
 void iterate_stage(StepContext& ctx);

@@ -131,8 +131,9 @@ void carry(const BodyArrays& b, int from, int to, EnergyAudit& a) {
   a.carried_speed[to] = std::max(a.carried_speed[to], reach);
 }
 
-/// Carries speeds across every joint's bonds and every contact, both ways
-/// (only toward the lighter end). One serial pass in index order.
+/// Carries speeds across every joint's bonds and every contact pair (its
+/// contacts join the same two bodies), both ways (only toward the lighter
+/// end). One serial pass in index order.
 void carry_speeds(WorldImpl& w, EnergyAudit& a) {
   const BodyArrays b = w.bodies.view();
   const BondArrays bonds = w.bonds.view();
@@ -141,9 +142,9 @@ void carry_speeds(WorldImpl& w, EnergyAudit& a) {
     carry(b, ea, eb, a);
     carry(b, eb, ea, a);
   }
-  const ContactArrays c = w.contacts.arrays();
-  for (int i = 0; i < w.contacts.count(); ++i) {
-    const int ea = c.end_body[2 * i], eb = c.end_body[2 * i + 1];
+  const ContactGraph& c = w.contact_graph;
+  for (int i = 0; i < c.pair_count; ++i) {
+    const int ea = c.pair_body[2 * i], eb = c.pair_body[2 * i + 1];
     carry(b, ea, eb, a);
     carry(b, eb, ea, a);
   }

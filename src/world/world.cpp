@@ -3,7 +3,9 @@
 // material points.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "contacts/contact_detect_kernels.h"
 #include "core/fnv1a.h"
@@ -660,8 +662,12 @@ const WorldDef& World::settings() const { return impl_->settings; }
 
 void World::set_settings(const WorldDef& def) {
   validate_world_def(def);
-  if (def.device != impl_->settings.device)
-    impl_->device = def.device == Device::Cuda ? make_cuda_backend() : nullptr;
+  if (def.device != impl_->settings.device) {
+    std::unique_ptr<DeviceBackend> next =
+        def.device == Device::Cuda ? make_cuda_backend() : nullptr;
+    impl_->host_contacts();  // the old device's contacts, if newer, before it goes
+    impl_->device = std::move(next);
+  }
   impl_->settings = def;
   impl_->threads = resolve_thread_count(def.threads);
   impl_->contacts.set_threading(def.threads, def.parallel_for);

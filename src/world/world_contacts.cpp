@@ -58,14 +58,24 @@ double WorldImpl::reject_contacts_for_avbd() {
   return ms_since(t0);
 }
 
-int World::contact_count() const { return impl_->contacts.count(); }
+ContactDetector& WorldImpl::host_contacts() {
+  if (device) device->bring_back_contacts(contacts);
+  return contacts;
+}
+
+int WorldImpl::contact_count() {
+  return device ? device->contact_count(contacts) : contacts.count();
+}
+
+int World::contact_count() const { return impl_->contact_count(); }
 
 ContactInfo World::contact(int index) const {
   WorldImpl& w = *impl_;
-  if (index < 0 || index >= w.contacts.count())
+  ContactDetector& contacts = w.host_contacts();
+  if (index < 0 || index >= contacts.count())
     throw Error("contact: index " + std::to_string(index) + " out of range (" +
-                std::to_string(w.contacts.count()) + " contacts)");
-  const ContactArrays c = w.contacts.arrays();
+                std::to_string(contacts.count()) + " contacts)");
+  const ContactArrays c = contacts.arrays();
   const BodyArrays bodies = w.bodies.view();
   const ContactPoints p = contact_points(bodies, c, index);
   ContactInfo info;
@@ -74,7 +84,7 @@ ContactInfo World::contact(int index) const {
   info.normal = c.normal[index];
   info.point_a = p.a_core + p.radius_a * info.normal;
   info.point_b = p.b_core - p.radius_b * info.normal;
-  info.separation = w.contacts.separation(index);
+  info.separation = contacts.separation(index);
   info.gap = contact_gap(p, info.normal);
   const Vec3 f = c.lambda[index];
   info.normal_force = dot(f, info.normal);

@@ -125,7 +125,8 @@ void sum_sand_loads(WorldImpl& w) {
   const Real g = length(w.settings.gravity);
   if (!(g > 0)) return;
   const Vec3 up = (Real(-1) / g) * w.settings.gravity;
-  const ContactArrays c = w.contacts.arrays();
+  ContactDetector& contacts = w.host_contacts();
+  const ContactArrays c = contacts.arrays();
   std::vector<Real>& on_sand_support = f.sand_support;
   on_sand_support.assign(std::size_t(w.body_count()), 0);
   for (int k = 0; k < c.count; ++k) {
@@ -141,10 +142,10 @@ void sum_sand_loads(WorldImpl& w) {
     }
   }
   for (int i = 0; i < w.body_count(); ++i) {
-    const Real all = w.contacts.support_weight(i);
+    const Real all = contacts.support_weight(i);
     Real& load = f.sand_load[std::size_t(i)];
     const Real on_sand = on_sand_support[std::size_t(i)];
-    load = all > 0 ? g * w.contacts.supported_mass(i) * std::min(Real(1), on_sand / all) : Real(0);
+    load = all > 0 ? g * contacts.supported_mass(i) * std::min(Real(1), on_sand / all) : Real(0);
   }
 }
 
@@ -249,8 +250,10 @@ void unstick_changed_contacts(WorldImpl& w) {
   if (bed.changed_c0 > bed.changed_c1) return;
   const HeightFieldView& v = f.sand_shape->height_field.view;
   const Vec3 origin = w.bodies.position[std::size_t(f.sand_body)];
-  const ContactArrays c = w.contacts.arrays();
+  ContactDetector& contacts = w.host_contacts();
+  const ContactArrays c = contacts.arrays();
   const BodyArrays bodies = w.bodies.view();
+  bool changed = false;
   for (int k = 0; k < c.count; ++k) {
     if (!c.sticking[k]) continue;
     const int a = c.end_body[2 * k], b = c.end_body[2 * k + 1];
@@ -258,8 +261,12 @@ void unstick_changed_contacts(WorldImpl& w) {
     const ContactPoints p = contact_points(bodies, c, k);
     const Vec3 at = (a == f.sand_body ? p.a_core : p.b_core) - origin;
     // A tenth of a millimetre: far above rounding, far below any press.
-    if (std::abs(at.y - surface_height(v, at.x, at.z)) > Real(1e-4)) c.sticking[k] = 0;
+    if (std::abs(at.y - surface_height(v, at.x, at.z)) > Real(1e-4)) {
+      c.sticking[k] = 0;
+      changed = true;
+    }
   }
+  if (changed) contacts.mark_changed();  // a device takes them back before its next detection
 }
 
 /// After a step: press the sand under each loaded body, then let it slide.

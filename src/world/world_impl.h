@@ -96,12 +96,23 @@ class WorldImpl {
   double variational_energy();
 
   // Contacts (src/world/world_contacts.cpp).
-  /// This step's contacts and the previous step's (warm start); detection scratch.
+  /// This step's contacts and the previous step's (warm start); detection
+  /// scratch. With a device, the host's copy of the device's: read it
+  /// through host_contacts().
   ContactDetector contacts;
+  /// The contacts for a host reader: the device's brought over first when
+  /// they are newer (device/contact_handover.h). A reader that writes
+  /// through arrays() calls contacts.mark_changed() after.
+  ContactDetector& host_contacts();
+  /// The last detection's contact count, wherever its contacts are.
+  int contact_count();
   /// Scratch the stages size themselves (the restitution stage's).
   StepBuffers buffers;
   /// IterationOrder::Colored with contacts: bodies coloured over bonds and contacts, every step.
   Colouring contact_colouring;
+  /// The last step's contact pairs in host memory (the divergence guard
+  /// reads them after the step); valid until the next step.
+  ContactGraph contact_graph;
   /// The contact detector's input: these bodies' shapes and state (world_contacts.cpp).
   ContactDetectInput contact_input();
   /// Finds contacts at the current state, or clears them when

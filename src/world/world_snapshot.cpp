@@ -100,7 +100,7 @@ std::vector<std::uint8_t> World::save_state() const {
   out.value(w.avbd.history_step);
   out.value(static_cast<std::int32_t>(w.avbd.history_bodies));
   // Contacts.
-  w.contacts.save_state(out);
+  impl_->host_contacts().save_state(out);  // a device's, brought over when newer
   // The fields' state: the sand's heights and what the model keeps per
   // vertex and per body, the wake's grid.
   const FieldState& f = w.fields;

@@ -107,6 +107,7 @@ StepResult WorldImpl::step() {
   }
   audit_before_step(*this);
   StepResult result;
+  contact_graph = ContactGraph{};
   if (settings.solver == SolverKind::Avbd) {
     const double reject_ms = reject_contacts_for_avbd();  // world_contacts.cpp
     if (!colouring_is_current(colouring, body_count(), bonds.end_body.data(), bond_count()))
@@ -121,6 +122,7 @@ StepResult WorldImpl::step() {
     StepContext ctx = step_context();
     result = device ? device_step(ctx, *device) : pabd_step(ctx);
     timings = ctx.timings;
+    contact_graph = ctx.contact_graph;
   }
   ++steps_taken;
   result.step = steps_taken;
@@ -148,7 +150,7 @@ double WorldImpl::variational_energy() {
   double e = 0;
   for (int i = 0; i < body_view.count; ++i) e += inertial_energy_kernel(body_view, i, settings.dt);
   for (int i = 0; i < bond_view.count; ++i) e += bond_energy_kernel(body_view, bond_view, i);
-  const ContactArrays contact = contacts.arrays();
+  const ContactArrays contact = host_contacts().arrays();
   for (int i = 0; i < contact.count; ++i) e += contact_energy_kernel(body_view, contact, i);
   return e;
 }
