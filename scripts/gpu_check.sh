@@ -66,6 +66,17 @@ run() {
   echo "== device tests against the CPU (tests/test_cuda_device.cpp) (at $((SECONDS - start)) s)"
   local tests=0
   "$bundle/test_cuda_device" 2>&1 | tee "$out/tests.log" || tests=$?
+  if [ "$tests" -ne 0 ]; then
+    # The detect stages scan and sort with CUB; the blocks' own scans are the
+    # other path (src/cuda/cuda_backend.cu): which one fails?
+    echo "== the device tests again with the blocks' scans (PABD_CUDA_BLOCK_SCANS=1)"
+    if PABD_CUDA_BLOCK_SCANS=1 "$bundle/test_cuda_device" >"$out/tests_block_scans.log" 2>&1; then
+      echo "gpu_check: with the blocks' scans the device tests pass: CUB's path is at fault"
+    else
+      echo "gpu_check: the device tests fail with the blocks' scans too"
+    fi
+    grep -E "^gpu-compare|PASSED|FAILED" "$out/tests_block_scans.log" || true
+  fi
   # Timings: the paper's Table 2 scenes within a 2 s budget each, then the
   # piles for fixed steps after warm-up (pile_50_heavy: the ball hits from
   # step 1, so its timed steps are the impact's, as the paper times them).

@@ -35,10 +35,12 @@ WorldDef comparable(WorldDef d) {
 /// A CPU world and an emulated-device world of one scene.
 struct SideBySide {
   World cpu, device;
-  explicit SideBySide(const Scene& s)
+  /// library_scans: the stand-in's scans and sorts are the standard
+  /// library's, in the place of CUB's (make_emulated_backend).
+  explicit SideBySide(const Scene& s, bool library_scans = false)
       : cpu(build_world(s, comparable(s.settings))),
         device(build_world(s, comparable(s.settings))) {
-    world_impl(device).device = make_emulated_backend();
+    world_impl(device).device = make_emulated_backend(library_scans);
   }
   /// Steps both `steps` times; false (with a failure) at the first step
   /// whose bits differ.
@@ -163,6 +165,18 @@ TEST(DeviceStepContacts, HullsDetectOnTheHostAndKeepTheCpuBits) {
   ASSERT_GT(w.cpu.contact_count(), 0);
   EXPECT_EQ(world_impl(w.device).contacts.count(), w.cpu.contact_count())
       << "host detection fills the host's detector";
+}
+
+// The detect stages' scans and sorts by a library (CUDA: CUB) instead of
+// the host's blocks: any algorithm that keeps their contract (64-bit sums
+// stored as int, a stable sort by the rounded key bits) gives the same bits.
+// pile_20's scans and sorts span several blocks of 4096.
+TEST(DeviceStepContacts, LibraryScansKeepTheCpuBits) {
+  SideBySide pile(load_scene(kScenes + "pile_20.json"), true);
+  EXPECT_TRUE(pile.step(3, "pile_20 with library scans"));
+  SideBySide ball(load_scene(kScenes + "ball_into_stack.json"), true);
+  EXPECT_TRUE(ball.step(20, "ball_into_stack with library scans"));
+  EXPECT_EQ(ball.device.device_name(), "emulated on the host (library scans)");
 }
 
 }  // namespace

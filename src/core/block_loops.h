@@ -12,6 +12,8 @@
 // of blocks.
 #pragma once
 
+#include <type_traits>
+
 #include "core/parallel.h"
 #include "pabd/config.h"
 
@@ -81,12 +83,36 @@ struct ThreadingLoops {
   }
 };
 
+/// Whether a block-loop executor scans and sorts its own way (a device's
+/// library, which uses the whole card where the blocks give a thread each):
+/// it declares `static constexpr bool kOwnScans = true` and, for when
+/// own_scans() says so at run time,
+///   long long exclusive_scan(const int* in, int* out, int n) const;
+///     out as block_exclusive_scan_on's: sums in 64 bits, each narrowed to
+///     int as it is stored (the same bits on every path); returns the
+///     total; in and out may alias;
+///   void sort_by_key(std::uint64_t* keys, int* values, std::uint64_t*
+///                    keys_tmp, int* values_tmp, int n, int end_bit) const;
+///     a stable sort of the pairs by the key's bits [0, end_bit), leaving
+///     them in keys and values (radix_sort.h).
+/// Integer scans and stable sorts have one answer, so any such executor
+/// gives the block loops' results.
+template <typename Loops, typename = void>
+struct ExecutorOwnScans : std::false_type {};
+template <typename Loops>
+struct ExecutorOwnScans<Loops, std::void_t<decltype(Loops::kOwnScans)>>
+    : std::bool_constant<Loops::kOwnScans> {};
+
 /// out[i] = in[0] + ... + in[i - 1] on any block-loop executor (above);
-/// returns the total, which is also left in block_sums[loop_block_count(n)].
-/// in and out may alias. block_sums needs loop_block_count(n) + 1 entries.
+/// returns the total, which the block loops also leave in
+/// block_sums[loop_block_count(n)]. in and out may alias. block_sums needs
+/// loop_block_count(n) + 1 entries (unused by an executor's own scan).
 template <typename Loops>
 long long block_exclusive_scan_on(const Loops& loops, const int* in, int* out, int n,
                                   long long* block_sums) {
+  if constexpr (ExecutorOwnScans<Loops>::value) {
+    if (loops.own_scans()) return loops.exclusive_scan(in, out, n);
+  }
   // Sum of each block.
   loops.each_block(n, [=] PABD_LAMBDA(int b, int begin, int end) {
     long long s = 0;

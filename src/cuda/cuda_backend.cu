@@ -4,6 +4,13 @@
 // first visible device. Built with PABD_CUDA; nothing else in pabd names CUDA.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -89,9 +96,49 @@ class CudaStageTimers {
   std::size_t next_ = 0;
 };
 
+/// Device scratch of CUB's algorithms: one buffer, grown to twice the size
+/// asked and kept, and a slot for a scan's total.
+class CubScratch {
+ public:
+  CubScratch() = default;
+  CubScratch(const CubScratch&) = delete;
+  CubScratch& operator=(const CubScratch&) = delete;
+  ~CubScratch() {
+    if (data_) cudaFree(data_);
+    if (total_) cudaFree(total_);
+  }
+  void* room(std::size_t bytes) {
+    if (bytes <= capacity_ && data_) return data_;
+    if (data_) cudaFree(data_);
+    data_ = nullptr;
+    capacity_ = 0;
+    check(cudaMalloc(&data_, 2 * bytes + 1), "cudaMalloc (CUB's scratch)");
+    capacity_ = 2 * bytes + 1;
+    peak_ = std::max(peak_, capacity_ + sizeof(long long));
+    return data_;
+  }
+  long long* total() {
+    if (!total_) check(cudaMalloc(&total_, sizeof(long long)), "cudaMalloc (a scan's total)");
+    return total_;
+  }
+  std::size_t peak_bytes() const { return peak_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t capacity_ = 0, peak_ = 0;
+  long long* total_ = nullptr;
+};
+
+/// The detect stages' scans and sorts by CUB (core/block_loops.h:
+/// ExecutorOwnScans) unless PABD_CUDA_BLOCK_SCANS is set, which keeps the
+/// host's blocks of 4096 (a thread each): the same results either way.
+bool cub_scans_chosen() { return std::getenv("PABD_CUDA_BLOCK_SCANS") == nullptr; }
+
 /// One thread per index, on the default stream, in launch order.
 struct CudaLoops : OneKindOfLoop<CudaLoops> {
   std::shared_ptr<CudaStageTimers> timers = std::make_shared<CudaStageTimers>();
+  std::shared_ptr<CubScratch> cub_scratch = std::make_shared<CubScratch>();
+  bool cub_scans = cub_scans_chosen();
   using Mark = int;
 
   template <typename Fn>
@@ -105,6 +152,46 @@ struct CudaLoops : OneKindOfLoop<CudaLoops> {
   void finish() const {
     check(cudaDeviceSynchronize(), "kernel");
     timers->settle();
+  }
+  std::size_t scratch_peak_bytes() const { return cub_scratch->peak_bytes(); }
+
+  static constexpr bool kOwnScans = true;
+  bool own_scans() const { return cub_scans; }
+  /// block_exclusive_scan_on's result: CUB sums in 64 bits (the init's
+  /// type) and stores each as int, as the blocks do; the total by a 64-bit
+  /// reduction before the scan (in and out may alias).
+  long long exclusive_scan(const int* in, int* out, int n) const {
+    if (n <= 0) return 0;
+    long long* total = cub_scratch->total();
+    const ::cuda::std::plus<> add;
+    std::size_t reduce_bytes = 0, scan_bytes = 0;
+    check(cub::DeviceReduce::Reduce(nullptr, reduce_bytes, in, total, n, add, 0LL), "CUB reduce");
+    check(cub::DeviceScan::ExclusiveScan(nullptr, scan_bytes, in, out, add, 0LL, n), "CUB scan");
+    void* temp = cub_scratch->room(std::max(reduce_bytes, scan_bytes));
+    check(cub::DeviceReduce::Reduce(temp, reduce_bytes, in, total, n, add, 0LL), "CUB reduce");
+    check(cub::DeviceScan::ExclusiveScan(temp, scan_bytes, in, out, add, 0LL, n), "CUB scan");
+    long long host = 0;
+    check(cudaMemcpy(&host, total, sizeof host, cudaMemcpyDeviceToHost), "a scan's total");
+    return host;
+  }
+  /// radix_sort_by_key_on's result: CUB's radix sort is stable.
+  void sort_by_key(std::uint64_t* keys, int* values, std::uint64_t* keys_tmp, int* values_tmp,
+                   int n, int end_bit) const {
+    if (n <= 1) return;
+    cub::DoubleBuffer<std::uint64_t> k(keys, keys_tmp);
+    cub::DoubleBuffer<int> v(values, values_tmp);
+    std::size_t bytes = 0;
+    check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, 0, end_bit), "CUB sort");
+    check(cub::DeviceRadixSort::SortPairs(cub_scratch->room(bytes), bytes, k, v, n, 0, end_bit),
+          "CUB sort");
+    if (k.Current() != keys) {
+      check(cudaMemcpyAsync(keys, k.Current(), std::size_t(n) * sizeof(std::uint64_t),
+                            cudaMemcpyDeviceToDevice),
+            "the sorted keys");
+      check(cudaMemcpyAsync(values, v.Current(), std::size_t(n) * sizeof(int),
+                            cudaMemcpyDeviceToDevice),
+            "the sorted values");
+    }
   }
 };
 

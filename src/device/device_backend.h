@@ -68,7 +68,9 @@ class DeviceBackend {
 /// The CUDA backend on the first visible device; throws pabd::Error when
 /// pabd was built without CUDA or no CUDA device is found.
 std::unique_ptr<DeviceBackend> make_cuda_backend();
-/// The serial host stand-in, with its own copies of every array.
-std::unique_ptr<DeviceBackend> make_emulated_backend();
+/// The serial host stand-in, with its own copies of every array. With
+/// `library_scans`, the detect stages' scans and sorts are the standard
+/// library's in the place of CUB's (emulated_backend.cpp).
+std::unique_ptr<DeviceBackend> make_emulated_backend(bool library_scans = false);
 
 }  // namespace pabd

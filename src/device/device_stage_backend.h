@@ -5,11 +5,13 @@
 // Its block loops give each block of kLoopBlock elements one device thread
 // (the same split as the host's, so the same results); the serial parts
 // (scans of block sums, the radix digits' prefix) are a one-thread launch.
-// Correct and deterministic first, for a card to time: the device's scans
-// and sorts (CUB) come once it has.
+// Where the device's loops have scans and sorts of their own (CUDA: CUB's,
+// with the whole card), the stages use those instead: the same results
+// (core/block_loops.h: ExecutorOwnScans).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/block_loops.h"
 #include "device/device_array.h"
@@ -44,6 +46,18 @@ struct DeviceBlockLoops {
     T value{};
     memory->download(&value, p, sizeof(T));
     return value;
+  }
+
+  // The device's own scans and sorts, where its loops have them
+  // (core/block_loops.h: ExecutorOwnScans); unused otherwise.
+  static constexpr bool kOwnScans = ExecutorOwnScans<Loops>::value;
+  bool own_scans() const { return loops->own_scans(); }
+  long long exclusive_scan(const int* in, int* out, int n) const {
+    return loops->exclusive_scan(in, out, n);
+  }
+  void sort_by_key(std::uint64_t* keys, int* values, std::uint64_t* keys_tmp, int* values_tmp,
+                   int n, int end_bit) const {
+    loops->sort_by_key(keys, values, keys_tmp, values_tmp, n, end_bit);
   }
 };
 

@@ -38,7 +38,8 @@ class MirroredBackend final : public DeviceBackend {
   std::string name() const override { return name_; }
   /// Every buffer only grows, so the sum of the peaks is the peak.
   std::size_t peak_memory() const override {
-    return mirror_.peak_bytes() + poses_.peak_bytes() + contacts_.input_peak_bytes() + meter_.peak;
+    return mirror_.peak_bytes() + poses_.peak_bytes() + contacts_.input_peak_bytes() + meter_.peak +
+           loops_.scratch_peak_bytes();
   }
 
   void detect_contacts(const ContactDetectInput& in, DetectedContacts* out) override {
