@@ -6,9 +6,8 @@
 namespace pabd::cli {
 
 void DeviceFlag::add_to(CLI::App& cmd) {
-  option =
-      cmd.add_option("--device", value,
-                     "Where the iterations run: cpu or cuda (default: settings.device, else cpu)");
+  option = cmd.add_option("--device", value,
+                          "Where the step runs: cpu or cuda (default: settings.device, else cpu)");
 }
 
 void DeviceFlag::check(const std::string& command) const {

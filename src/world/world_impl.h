@@ -32,7 +32,7 @@ class WorldImpl {
   std::int64_t steps_taken = 0;
   StageTimings timings;
   IterationObserver observer;
-  /// Where the iterations run (WorldDef::device): null = the CPU. Tests put
+  /// Where the step runs (WorldDef::device): null = the CPU. Tests put
   /// the host stand-in here (make_emulated_backend).
   std::unique_ptr<DeviceBackend> device;
 
