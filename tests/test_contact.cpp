@@ -576,7 +576,7 @@ TEST(Contact, ColouringSeparatesContactsAndBonds) {
   ends.begin = cbegin.data();
   ends.index = cindex.data();
   Colouring cc;
-  colour_bodies(bodies, bond_end_body, 1, contact_graph_of(contacts, ends), cc);
+  colour_bodies(bodies, bond_end_body, 1, contact_graph_of(contacts, ends), VisitOrder::Index, cc);
   std::vector<int> colour(nb, -1);
   for (int c = 0; c < cc.colour_count(); ++c)
     for (int j = cc.colour_begin[c]; j < cc.colour_begin[c + 1]; ++j) colour[cc.order[j]] = c;

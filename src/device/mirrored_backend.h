@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/stage_clock.h"
 #include "device/array_mirror.h"
@@ -14,6 +15,8 @@
 #include "device/device_broadphase.h"
 #include "device/device_contacts.h"
 #include "device/view_mirror.h"
+#include "solver/colouring.h"
+#include "solver/colouring_rounds.h"
 #include "solver/step_loops.h"
 
 namespace pabd {
@@ -28,9 +31,10 @@ class MirroredBackend final : public DeviceBackend {
         mirror_(memory_),
         poses_(memory_),
         contacts_(&loops_, memory_, meter_) {
-    broadphase_.backend.device_loops = &loops_;
-    broadphase_.backend.memory = &memory_;
-    broadphase_.backend.meter = &meter_;
+    stage_.device_loops = &loops_;
+    stage_.memory = &memory_;
+    stage_.meter = &meter_;
+    broadphase_.backend = stage_;
   }
   MirroredBackend(const MirroredBackend&) = delete;
   MirroredBackend& operator=(const MirroredBackend&) = delete;
@@ -85,18 +89,26 @@ class MirroredBackend final : public DeviceBackend {
       map_arrays(mirror_, dev.contact_ends, host.bodies.count, pairs);
     }
     ColouringView colouring;
-    if (sweeps.colouring) colouring = map_colouring(mirror_, *sweeps.colouring);
+    // A big scene's colouring over contacts is the device's (device_step.cpp).
+    const bool colours_here = contacts_on_device && sweeps.with_contacts &&
+                              contact_visit_order(host.bodies.count) == VisitOrder::Priority;
+    if (sweeps.colouring && !colours_here) colouring = map_colouring(mirror_, *sweeps.colouring);
     // The ends the bodies gather: none, or the contacts' (now on the device).
     const ContactEnds ends = sweeps.ends.begin ? dev.contact_ends : ContactEnds{};
     StageTimings& t = host.timings;
     t.transfer_ms += ms_since(t0);
+    if (colours_here) {
+      t0 = StageClock::now();
+      colouring = colour_on_device(dev);
+      t.detect_ms += ms_since(t0);
+    }
 
     const auto mark = loops_.start();
     predict_loops(dev, loops_);
     warm_start_loops(dev, loops_);
     loops_.stop(mark, t.predict_ms);
-    iterate_loops(dev, sweeps.colouring ? &colouring : nullptr, sweeps.with_contacts, ends, t,
-                  loops_);
+    iterate_loops(dev, sweeps.colouring || colours_here ? &colouring : nullptr,
+                  sweeps.with_contacts, ends, t, loops_);
     loops_.finish();  // the loops done, their timings settled
 
     t0 = StageClock::now();
@@ -105,15 +117,49 @@ class MirroredBackend final : public DeviceBackend {
   }
 
  private:
+  /// The colouring over bonds and contacts, in rounds on the device
+  /// (solver/colouring_rounds.h) from `dev`'s device arrays: the host's
+  /// colour_bodies lists by priority, whose launch sizes come back.
+  ColouringView colour_on_device(const StepContext& dev) {
+    ColouringGraph g;
+    g.bodies = dev.bodies.count;
+    g.is_static = dev.bodies.is_static;
+    g.bond_end_begin = dev.bodies.end_begin;
+    g.bond_end_index = dev.bodies.end_index;
+    g.bond_end_body = dev.bonds.end_body;
+    g.bond_count = dev.bonds.count;
+    g.pair_body = dev.contact.pair_body;
+    g.pair_end_begin = dev.contact_ends.begin;
+    g.pair_end_index = dev.contact_ends.index;
+    const ColouringRoundsResult r = colour_in_rounds(stage_, colouring_, g);
+    const auto download = [&](std::vector<int>& to, const int* from) {
+      to.resize(static_cast<std::size_t>(r.colours) + 1);
+      memory_.download(to.data(), from, to.size() * sizeof(int));
+    };
+    download(colour_begin_, r.colour_begin);
+    download(bond_colour_begin_, r.bond_colour_begin);
+    ColouringView v;
+    v.colours = r.colours;
+    v.colour_begin = colour_begin_.data();
+    v.bond_colour_begin = bond_colour_begin_.data();
+    v.order = r.order;
+    v.bond_order = r.bond_order;
+    v.colour = r.colour;
+    return v;
+  }
+
   std::string name_;
   Memory memory_;
   Loops loops_;
   ArrayMirror mirror_;
   ArrayMirror poses_;  ///< the broadphase's copies of the poses
   DeviceMeter meter_;  ///< the device's own arrays (the broadphase's, the contacts')
+  DeviceStageBackend<Loops> stage_;
+  std::vector<int> colour_begin_, bond_colour_begin_;  ///< colour_on_device's launch sizes
   // Last: their arrays go back to memory_ before memory_ goes.
   BroadphaseState<DeviceStageBackend<Loops>> broadphase_;
   DeviceContactDetector<Loops> contacts_;
+  ColouringRoundsArrays<DeviceStageBackend<Loops>> colouring_;
 };
 
 }  // namespace pabd

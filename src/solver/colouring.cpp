@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "solver/colouring_rounds.h"
+
 namespace pabd {
 
 namespace {
@@ -31,15 +33,15 @@ void list_by_colour(const int* end_body, int items, const std::vector<int>& colo
   }
 }
 
-}  // namespace
-
-void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
-                   const ContactGraph& contacts, Colouring& out) {
+/// The greedy colouring, visiting the bodies in `visit_order` (null: index order).
+void colour_greedy(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
+                   const ContactGraph& contacts, const int* visit_order, Colouring& out) {
   const int nb = bodies.count;
   out.colour.assign(static_cast<std::size_t>(nb), -1);
   out.used.clear();
   int colours = 0;
-  for (int i = 0; i < nb; ++i) {
+  for (int at = 0; at < nb; ++at) {
+    const int i = visit_order ? visit_order[at] : at;
     if (bodies.is_static[i]) continue;
     // Mark the colours of the already-coloured neighbours, through bonds and contacts.
     for (int e_at = bodies.end_begin[i]; e_at < bodies.end_begin[i + 1]; ++e_at) {
@@ -72,9 +74,28 @@ void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_
   out.colour_block_begin.clear();
 }
 
+}  // namespace
+
+void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
+                   const ContactGraph& contacts, VisitOrder order, Colouring& out) {
+  if (order == VisitOrder::Index) {
+    colour_greedy(bodies, bond_end_body, bond_count, contacts, nullptr, out);
+    return;
+  }
+  const int nb = bodies.count;
+  if (static_cast<int>(out.visit_order.size()) != nb) {
+    // The bodies by priority: no two share one, so the order is unique.
+    out.visit_order.resize(static_cast<std::size_t>(nb));
+    for (int i = 0; i < nb; ++i) out.visit_order[i] = i;
+    std::sort(out.visit_order.begin(), out.visit_order.end(),
+              [](int a, int b) { return colouring_priority(a) < colouring_priority(b); });
+  }
+  colour_greedy(bodies, bond_end_body, bond_count, contacts, out.visit_order.data(), out);
+}
+
 void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_count,
                    Colouring& out) {
-  colour_bodies(bodies, bond_end_body, bond_count, ContactGraph{}, out);
+  colour_greedy(bodies, bond_end_body, bond_count, ContactGraph{}, nullptr, out);
   out.built_body_count = bodies.count;
   out.built_end_body.assign(bond_end_body, bond_end_body + 2 * bond_count);
 }

@@ -1,0 +1,262 @@
+// The colouring in parallel rounds (solver/colouring_rounds.h): the host's
+// greedy colouring (colour_bodies over bonds and contacts) exactly, whatever
+// order a round's bodies run in, in few rounds.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "contacts/contact_detect.h"
+#include "pabd/scene.h"
+#include "pabd/world.h"
+#include "solver/colouring.h"
+#include "solver/colouring_rounds.h"
+#include "world/world_impl.h"
+
+namespace pabd {
+namespace {
+
+const std::string kScenes = PABD_SOURCE_DIR "/scenes/";
+
+/// A serial executor: each loop's indices first to last (as the host's
+/// loops and the device stand-in's run them), or last to first: another
+/// schedule of the same rounds.
+template <bool kBackward>
+struct SerialLoops {
+  template <typename Fn>
+  void each(int n, const Fn& f) const {
+    for (int k = 0; k < n; ++k) f(kBackward ? n - 1 - k : k);
+  }
+  template <typename Fn>
+  void each_block(int n, const Fn& f) const {
+    const int blocks = loop_block_count(n);
+    for (int k = 0; k < blocks; ++k) {
+      const int b = kBackward ? blocks - 1 - k : k, begin = b * kLoopBlock;
+      f(b, begin, begin + kLoopBlock < n ? begin + kLoopBlock : n);
+    }
+  }
+  template <typename Fn>
+  void serial(const Fn& f) const {
+    f();
+  }
+  template <typename T>
+  T read(const T* p) const {
+    return *p;
+  }
+};
+
+/// HostContactBackend's arrays with either schedule.
+template <bool kBackward>
+struct TestBackend {
+  template <typename T>
+  using Array = ScratchArray<T>;
+  SerialLoops<kBackward> loops() const { return {}; }
+  template <typename T>
+  T* room(ScratchArray<T>& v, long long n) const {
+    return v.reserve_for(static_cast<std::size_t>(n));
+  }
+};
+
+using Forward = TestBackend<false>;
+using Backward = TestBackend<true>;
+
+/// A graph as both colourings read it: bodies with bond ends, contact pairs.
+struct Graph {
+  std::vector<std::uint8_t> is_static;
+  std::vector<int> bond_end_body, bond_end_begin, bond_end_index;
+  std::vector<int> pair_body, pair_end_begin, pair_end_index;
+
+  BodyArrays bodies() const {
+    BodyArrays b;
+    b.count = static_cast<int>(is_static.size());
+    b.is_static = is_static.data();
+    b.end_begin = bond_end_begin.data();
+    b.end_index = bond_end_index.data();
+    return b;
+  }
+  ContactGraph contacts() const {
+    ContactGraph g;
+    g.pair_count = static_cast<int>(pair_body.size() / 2);
+    g.pair_body = pair_body.data();
+    g.end_begin = pair_end_begin.data();
+    g.end_index = pair_end_index.data();
+    return g;
+  }
+};
+
+/// Per body the ends (of `end_body`) on it, as a CSR list; statics' too for
+/// bonds (as BodyArrays lists them), none for contacts (as ContactEnds).
+void list_ends(const std::vector<int>& end_body, const std::vector<std::uint8_t>& is_static,
+               bool skip_static, std::vector<int>& begin, std::vector<int>& index) {
+  const int n = static_cast<int>(is_static.size());
+  const auto listed = [&](int body) { return body >= 0 && !(skip_static && is_static[body]); };
+  begin.assign(n + 1, 0);
+  for (int body : end_body)
+    if (listed(body)) ++begin[body + 1];
+  for (int i = 0; i < n; ++i) begin[i + 1] += begin[i];
+  index.resize(begin[n]);
+  std::vector<int> fill(begin.begin(), begin.end() - 1);
+  for (std::size_t e = 0; e < end_body.size(); ++e)
+    if (listed(end_body[e])) index[fill[end_body[e]]++] = static_cast<int>(e);
+}
+
+/// A random graph: n bodies (a tenth static), bonds (some to the world),
+/// contact pairs (some repeated, as a pair's bodies may meet twice).
+Graph random_graph(std::mt19937& rng, int n, int bonds, int pairs) {
+  Graph g;
+  std::uniform_int_distribution<int> body(0, n - 1), tenth(0, 9);
+  for (int i = 0; i < n; ++i) g.is_static.push_back(tenth(rng) == 0 ? 1 : 0);
+  for (int b = 0; b < bonds; ++b) {
+    g.bond_end_body.push_back(body(rng));
+    g.bond_end_body.push_back(tenth(rng) == 0 ? -1 : body(rng));
+  }
+  for (int p = 0; p < pairs; ++p) {
+    int a = body(rng), c = body(rng);
+    if (a == c) c = (c + 1) % n;
+    g.pair_body.push_back(a);
+    g.pair_body.push_back(c);
+  }
+  list_ends(g.bond_end_body, g.is_static, false, g.bond_end_begin, g.bond_end_index);
+  list_ends(g.pair_body, g.is_static, true, g.pair_end_begin, g.pair_end_index);
+  return g;
+}
+
+ColouringGraph rounds_graph(const BodyArrays& b, const int* bond_end_body, int bond_count,
+                            const ContactGraph& c) {
+  ColouringGraph g;
+  g.bodies = b.count;
+  g.is_static = b.is_static;
+  g.bond_end_begin = b.end_begin;
+  g.bond_end_index = b.end_index;
+  g.bond_end_body = bond_end_body;
+  g.bond_count = bond_count;
+  g.pair_body = c.pair_body;
+  g.pair_end_begin = c.end_begin;
+  g.pair_end_index = c.end_index;
+  return g;
+}
+
+std::vector<int> copy(const int* p, int n) { return std::vector<int>(p, p + (n > 0 ? n : 0)); }
+
+/// The rounds' colouring of the graph on `be` equals colour_bodies'; returns the rounds.
+template <typename Backend>
+int expect_same_colouring(Backend& be, const BodyArrays& bodies, const int* bond_end_body,
+                          int bond_count, const ContactGraph& contacts, const std::string& what) {
+  Colouring greedy;
+  colour_bodies(bodies, bond_end_body, bond_count, contacts, VisitOrder::Priority, greedy);
+  ColouringRoundsArrays<Backend> arrays;
+  const ColouringRoundsResult r =
+      colour_in_rounds(be, arrays, rounds_graph(bodies, bond_end_body, bond_count, contacts));
+  EXPECT_EQ(r.colours, greedy.colour_count()) << what;
+  if (r.colours != greedy.colour_count()) return r.rounds;
+  EXPECT_EQ(copy(r.colour, bodies.count), greedy.colour) << what;
+  EXPECT_EQ(copy(r.colour_begin, r.colours + 1), greedy.colour_begin) << what;
+  EXPECT_EQ(copy(r.order, greedy.colour_begin.back()), greedy.order) << what;
+  EXPECT_EQ(copy(r.bond_colour_begin, r.colours + 1), greedy.bond_colour_begin) << what;
+  EXPECT_EQ(copy(r.bond_order, greedy.bond_colour_begin.back()), greedy.bond_order) << what;
+  return r.rounds;
+}
+
+/// No bond or contact joins two dynamic bodies of one colour.
+void expect_proper(const Graph& g, const std::vector<int>& colour) {
+  const auto clash = [&](int a, int b) {
+    return a >= 0 && b >= 0 && a != b && !g.is_static[a] && !g.is_static[b] &&
+           colour[a] == colour[b];
+  };
+  for (std::size_t e = 0; e < g.bond_end_body.size(); e += 2)
+    EXPECT_FALSE(clash(g.bond_end_body[e], g.bond_end_body[e + 1])) << "bond " << e / 2;
+  for (std::size_t e = 0; e < g.pair_body.size(); e += 2)
+    EXPECT_FALSE(clash(g.pair_body[e], g.pair_body[e + 1])) << "pair " << e / 2;
+}
+
+TEST(ColouringRounds, RandomGraphsGetTheGreedyColouringInEitherSchedule) {
+  std::mt19937 rng(20261129);
+  Forward forward;
+  Backward backward;
+  std::uniform_int_distribution<int> size(1, 600);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int n = size(rng);
+    // Degrees from sparse to dense (up to ~100 neighbours: the colours pass 64).
+    const int bonds = trial % 3 == 0 ? 0 : n / 2;
+    const int pairs = trial % 5 == 0 ? 0 : (trial % 4 + 1) * n * (trial % 7 == 0 ? 12 : 1);
+    const Graph g = random_graph(rng, n, bonds, pairs);
+    const std::string what = "graph " + std::to_string(trial) + " (" + std::to_string(n) +
+                             " bodies, " + std::to_string(bonds) + " bonds, " +
+                             std::to_string(pairs) + " pairs)";
+    expect_same_colouring(forward, g.bodies(), g.bond_end_body.data(), bonds, g.contacts(), what);
+    expect_same_colouring(backward, g.bodies(), g.bond_end_body.data(), bonds, g.contacts(),
+                          what + ", backward");
+    Colouring greedy;
+    colour_bodies(g.bodies(), g.bond_end_body.data(), bonds, g.contacts(), VisitOrder::Priority,
+                  greedy);
+    expect_proper(g, greedy.colour);
+  }
+}
+
+TEST(ColouringRounds, ColoursBeyondSixtyFourAreFound) {
+  // A clique of 80 dynamic bodies through contacts needs 80 colours: the
+  // smallest free colour is searched past the first 64.
+  Graph g;
+  const int n = 80;
+  g.is_static.assign(n, 0);
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b) {
+      g.pair_body.push_back(a);
+      g.pair_body.push_back(b);
+    }
+  list_ends(g.bond_end_body, g.is_static, false, g.bond_end_begin, g.bond_end_index);
+  list_ends(g.pair_body, g.is_static, true, g.pair_end_begin, g.pair_end_index);
+  Forward forward;
+  expect_same_colouring(forward, g.bodies(), nullptr, 0, g.contacts(), "clique");
+  Colouring greedy;
+  colour_bodies(g.bodies(), nullptr, 0, g.contacts(), VisitOrder::Priority, greedy);
+  EXPECT_EQ(greedy.colour_count(), n);
+}
+
+/// The colourings of a scene's bodies over its bonds and its contacts after `steps` steps.
+int expect_scene_colouring(const std::string& name, int steps) {
+  const Scene s = load_scene(kScenes + name);
+  World world = build_world(s, s.settings);
+  for (int n = 0; n < steps; ++n) world.step();
+  WorldImpl& impl = world_impl(world);
+  const StepContext ctx = impl.step_context();
+  EXPECT_GT(impl.contact_graph.pair_count, 0) << name << " has contacts";
+  Backward backward;
+  expect_same_colouring(backward, ctx.bodies, ctx.bonds.end_body, ctx.bonds.count,
+                        impl.contact_graph, name + ", backward");
+  Forward forward;
+  return expect_same_colouring(forward, ctx.bodies, ctx.bonds.end_body, ctx.bonds.count,
+                               impl.contact_graph, name);
+}
+
+TEST(ColouringRounds, ScenesGetTheGreedyColouring) {
+  expect_scene_colouring("ball_into_stack.json", 10);
+  expect_scene_colouring("windmill_piles.json", 5);  // welds and a motor among contacts
+  expect_scene_colouring("robot_dog.json", 5);       // an articulation on the ground
+}
+
+TEST(ColouringRounds, APileTakesFewRounds) {
+  // pile_20's 8000 boxes, ~30 contact pairs each. The rounds are the
+  // longest chain of neighbours of increasing priority: with hashed
+  // priorities about the logarithm of the bodies for bounded degree (a
+  // forward pass also colours, within a round, the bodies whose earlier
+  // neighbours it has just coloured, so the backward schedule is the one
+  // to bound). 4 log2(8000) = 52 leaves room over the hash's spread; the
+  // index order's chains along the pile's rows would take thousands.
+  const Scene s = load_scene(kScenes + "pile_20.json");
+  World world = build_world(s, s.settings);
+  world.step();
+  WorldImpl& impl = world_impl(world);
+  const StepContext ctx = impl.step_context();
+  Backward backward;
+  const int rounds = expect_same_colouring(backward, ctx.bodies, ctx.bonds.end_body,
+                                           ctx.bonds.count, impl.contact_graph, "pile_20");
+  EXPECT_LE(rounds, static_cast<int>(4 * std::log2(8000.0))) << "rounds";
+  EXPECT_GE(rounds, 2) << "rounds";
+  std::printf("pile_20: %d rounds\n", rounds);
+}
+
+}  // namespace
+}  // namespace pabd
