@@ -4,7 +4,6 @@
 #include <limits>
 
 #include "core/stage_clock.h"
-#include "solver/colouring.h"
 #include "solver/step.h"
 #include "solver/step_stages.h"
 
@@ -23,11 +22,9 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
       if (c.detector) device.bring_back_contacts(*c.detector);
       return detect_stage(c);
     }
+    // The colouring over the contacts follows on the device (run_loops).
     const auto t0 = StageClock::now();
     device.detect_stage(c);
-    // A big scene's colouring over contacts follows on the device
-    // (run_loops); a small one's on the host, over the pairs' graph.
-    if (contact_visit_order(c.bodies.count) == VisitOrder::Index) contact_colouring_stage(c);
     c.timings.detect_ms = ms_since(t0);
   };
   return pabd_step_with(ctx, detect, [&](StepContext& c) {

@@ -89,9 +89,8 @@ class MirroredBackend final : public DeviceBackend {
       map_arrays(mirror_, dev.contact_ends, host.bodies.count, pairs);
     }
     ColouringView colouring;
-    // A big scene's colouring over contacts is the device's (device_step.cpp).
-    const bool colours_here = contacts_on_device && sweeps.with_contacts &&
-                              contact_visit_order(host.bodies.count) == VisitOrder::Priority;
+    // The colouring over the device's contacts is the device's (device_step.cpp).
+    const bool colours_here = contacts_on_device && sweeps.with_contacts;
     if (sweeps.colouring && !colours_here) colouring = map_colouring(mirror_, *sweeps.colouring);
     // The ends the bodies gather: none, or the contacts' (now on the device).
     const ContactEnds ends = sweeps.ends.begin ? dev.contact_ends : ContactEnds{};
@@ -121,16 +120,9 @@ class MirroredBackend final : public DeviceBackend {
   /// (solver/colouring_rounds.h) from `dev`'s device arrays: the host's
   /// colour_bodies lists by priority, whose launch sizes come back.
   ColouringView colour_on_device(const StepContext& dev) {
-    ColouringGraph g;
-    g.bodies = dev.bodies.count;
-    g.is_static = dev.bodies.is_static;
-    g.bond_end_begin = dev.bodies.end_begin;
-    g.bond_end_index = dev.bodies.end_index;
-    g.bond_end_body = dev.bonds.end_body;
-    g.bond_count = dev.bonds.count;
-    g.pair_body = dev.contact.pair_body;
-    g.pair_end_begin = dev.contact_ends.begin;
-    g.pair_end_index = dev.contact_ends.index;
+    const ColouringGraph g =
+        colouring_graph_of(dev.bodies, dev.bonds.end_body, dev.bonds.count, dev.contact.pair_body,
+                           dev.contact_ends.begin, dev.contact_ends.index);
     const ColouringRoundsResult r = colour_in_rounds(stage_, colouring_, g);
     const auto download = [&](std::vector<int>& to, const int* from) {
       to.resize(static_cast<std::size_t>(r.colours) + 1);

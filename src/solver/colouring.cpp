@@ -83,13 +83,29 @@ void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_
     return;
   }
   const int nb = bodies.count;
-  if (static_cast<int>(out.visit_order.size()) != nb) {
-    // The bodies by priority: no two share one, so the order is unique.
-    out.visit_order.resize(static_cast<std::size_t>(nb));
-    for (int i = 0; i < nb; ++i) out.visit_order[i] = i;
-    std::sort(out.visit_order.begin(), out.visit_order.end(),
+  if (static_cast<int>(out.hash_order.size()) != nb) {
+    // The bodies by hash: no two share one, so the order is unique.
+    out.hash_order.resize(static_cast<std::size_t>(nb));
+    for (int i = 0; i < nb; ++i) out.hash_order[i] = i;
+    std::sort(out.hash_order.begin(), out.hash_order.end(),
               [](int a, int b) { return colouring_priority(a) < colouring_priority(b); });
   }
+  // By class, each class in hash order (a stable counting sort): the order
+  // of colouring_key. Static bodies take no colour; their place is moot.
+  constexpr int kClasses = 8;
+  out.visit_class.resize(static_cast<std::size_t>(nb));
+  int begin[kClasses + 1] = {};
+  for (int i = 0; i < nb; ++i) {
+    const std::uint32_t c =
+        bodies.is_static[i]
+            ? 0
+            : colouring_class(bodies.position[i], bodies.mass[i], bodies.affine_inertia[i]);
+    out.visit_class[i] = static_cast<int>(c);
+    ++begin[c + 1];
+  }
+  for (int c = 0; c < kClasses; ++c) begin[c + 1] += begin[c];
+  out.visit_order.resize(static_cast<std::size_t>(nb));
+  for (int i : out.hash_order) out.visit_order[begin[out.visit_class[i]]++] = i;
   colour_greedy(bodies, bond_end_body, bond_count, contacts, out.visit_order.data(), out);
 }
 

@@ -12,15 +12,15 @@
 //   0 2 4      1 3               gets colours  0   1   0   1   0
 //                                (over its bonds, in index order)
 //
-// The order (VisitOrder): the bodies' index order, which packs the fewest
-// colours into what is built in order (a chain gets 2, a lattice pile 8);
-// or, for colourings over contacts of scenes of kPriorityColouringMinBodies
-// bodies or more, the order of a hash of the index (colouring_rounds.h:
-// colouring_priority), so that a device computes the same colours in a few
-// parallel rounds (pile_20: 17 colours instead of 8). Smaller scenes colour
-// on the host, in index order, on either device: there the serial pass takes
-// well under a millisecond, and ball_into_stack's 9 colours instead of 11 gave
-// a 2-thread solve about 7% faster.
+// The order (VisitOrder). Over bonds alone, the bodies' index order, which
+// packs the fewest colours into what is built in order (a chain gets 2, a
+// cloth 4); such a colouring is rebuilt only when the bonds change. Over
+// bonds and contacts, rebuilt every step, the order of colouring_key
+// (colouring_rounds.h): each body's cell class in a grid of its own size,
+// then a hash of its index. It packs as few colours as the index order
+// (pile_20 8, ball_into_stack 9, windmill_piles 10), and a device computes
+// the same colours in a few parallel rounds (pile_20: 8 to 9 rounds; the
+// index order's chains of neighbours would take 134).
 //
 // For each colour it also lists the bonds touching its bodies: before a
 // colour is solved only those need fresh weights. A bond touches at most two
@@ -60,10 +60,12 @@ struct Colouring {
   /// colour c's blocks are colour_block_begin[c] .. [c + 1].
   std::vector<int> block_begin;
   std::vector<int> colour_block_begin;
-  /// VisitOrder::Priority's order of the bodies (kept: visit_order.size() bodies).
-  std::vector<int> visit_order;
-  std::vector<int> used;  ///< scratch: used[c] == i marks a taken colour
-  std::vector<int> fill;  ///< scratch: counting-sort cursors
+  // VisitOrder::Priority (colouring_rounds.h: colouring_key).
+  std::vector<int> hash_order;   ///< bodies by colouring_priority, kept for its size
+  std::vector<int> visit_class;  ///< per body: colouring_class
+  std::vector<int> visit_order;  ///< bodies by colouring_key
+  std::vector<int> used;         ///< scratch: used[c] == i marks a taken colour
+  std::vector<int> fill;         ///< scratch: counting-sort cursors
   // Scratch of a block order (block_order.cpp).
   std::vector<Real> coordinate;     ///< the bodies' centres along one axis
   std::vector<int> cell_begin;      ///< per grid cell: its first body in `order`
@@ -92,16 +94,8 @@ inline int smallest_free_colour(std::vector<int>& used, int& colours, int node) 
 /// The order a greedy colouring visits the bodies in.
 enum class VisitOrder {
   Index,     ///< by index
-  Priority,  ///< by colouring_priority (colouring_rounds.h: what its rounds compute)
+  Priority,  ///< by colouring_key (colouring_rounds.h: what its rounds compute)
 };
-
-/// Scenes with at least this many bodies colour over contacts by priority (above).
-inline constexpr int kPriorityColouringMinBodies = 4096;
-
-/// The visit order of a colouring over contacts of a scene of `bodies` bodies.
-inline VisitOrder contact_visit_order(int bodies) {
-  return bodies >= kPriorityColouringMinBodies ? VisitOrder::Priority : VisitOrder::Index;
-}
 
 /// Colours the bodies over the bond adjacency (bodies.end_begin/end_index,
 /// the bond ends' bodies in bond_end_body) and the contact pair adjacency,

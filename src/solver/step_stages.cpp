@@ -41,7 +41,7 @@ void contact_colouring_stage(StepContext& ctx) {
     order_in_blocks(ctx.bodies, ctx.contact, ctx.contact_ends, *ctx.contact_colouring);
   else
     colour_bodies(ctx.bodies, ctx.bonds.end_body, ctx.bonds.count, ctx.contact_graph,
-                  contact_visit_order(ctx.bodies.count), *ctx.contact_colouring);
+                  VisitOrder::Priority, *ctx.contact_colouring);
 }
 
 void external_velocity_stage(StepContext& ctx) {
