@@ -258,11 +258,10 @@ void contact_adjacency_stage(Backend& be, ContactEndSet<Backend>& a,
       key[e] = static_cast<std::uint64_t>(is_static && is_static[body] ? bodies : body);
       index[e] = e;
     });
-    int key_bits = 1;
-    while ((1LL << key_bits) <= bodies) ++key_bits;
-    radix_sort_by_key_on(
-        loops, key, index, be.room(a.sort_key_tmp, ends), be.room(a.sort_tmp, ends),
-        be.room(a.radix_counts, 1LL * loop_block_count(ends) * kRadixBuckets + 1), ends, key_bits);
+    radix_sort_by_key_on(loops, key, index, be.room(a.sort_key_tmp, ends),
+                         be.room(a.sort_tmp, ends),
+                         be.room(a.radix_counts, 1LL * loop_block_count(ends) * kRadixBuckets + 1),
+                         ends, radix_key_bits(bodies));
     loops.each(bodies + 1, [=] PABD_LAMBDA(int b) {
       begin[b] = first_index_not_below(0, ends, static_cast<std::uint64_t>(b), KeyArray{key});
     });

@@ -39,12 +39,6 @@ PABD_HD void radix_block_scatter(const std::uint64_t* keys, const int* values, i
   }
 }
 
-/// Sorts (keys[i], values[i]) by key, ties in input order, over the low
-/// `key_bits` bits (radix_sorted_bits), on any block-loop executor
-/// (core/block_loops.h; one with its own sort uses it). Scratch:
-/// keys_tmp, values_tmp (n each), block_counts (loop_block_count(n) *
-/// kRadixBuckets + 1: the last entry says whether a pass's digit was the
-/// same for every key).
 /// The key bits the passes below sort by: key_bits rounded up to whole
 /// digits (an executor's own sort sorts by these too: the same order).
 inline int radix_sorted_bits(int key_bits) {
@@ -52,6 +46,19 @@ inline int radix_sorted_bits(int key_bits) {
   return bits < 64 ? bits : 64;
 }
 
+/// The key bits that hold every value in [0, n] (at least 1).
+inline int radix_key_bits(long long n) {
+  int bits = 1;
+  while ((1LL << bits) <= n) ++bits;
+  return bits;
+}
+
+/// Sorts (keys[i], values[i]) by key, ties in input order, over the low
+/// `key_bits` bits (radix_sorted_bits), on any block-loop executor
+/// (core/block_loops.h; one with its own sort uses it). Scratch:
+/// keys_tmp, values_tmp (n each), block_counts (loop_block_count(n) *
+/// kRadixBuckets + 1: the last entry says whether a pass's digit was the
+/// same for every key).
 template <typename Loops>
 void radix_sort_by_key_on(const Loops& loops, std::uint64_t* keys, int* values,
                           std::uint64_t* keys_tmp, int* values_tmp, int* block_counts, int n,

@@ -31,13 +31,15 @@
 // rounds' count may vary with the schedule, never the colours.
 //
 // The lists (bodies by colour then index, bonds by colour then index) come
-// from stable sorts by colour and the starts of each colour's run: the same
-// lists as colouring.cpp's counting sorts.
+// from stable sorts by colour and each colour's first place (a binary
+// search, as the contact adjacency's): the same lists as colouring.cpp's
+// counting sorts.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
+#include "contacts/contact_detect_kernels.h"
 #include "core/block_loops.h"
 #include "core/radix_sort.h"
 #include "model/body_arrays.h"
@@ -171,26 +173,6 @@ PABD_HD int colour_round_kernel(const ColouringGraph& g, const std::uint64_t* ke
   }
 }
 
-/// Over p in [0, m]: begin[c] = the first place of keys[0, m) (sorted, each
-/// clamped to `segments`) not below c, for every c in [0, segments]; each c
-/// is written by exactly one p.
-PABD_HD void segment_start_kernel(const std::uint64_t* keys, int m, int segments, int* begin,
-                                  int p) {
-  const auto clamped = [&](int at) {
-    return keys[at] < std::uint64_t(segments) ? static_cast<int>(keys[at]) : segments;
-  };
-  const int previous = p > 0 ? clamped(p - 1) : -1;
-  const int current = p < m ? clamped(p) : segments;
-  for (int c = previous + 1; c <= current; ++c) begin[c] = p;
-}
-
-/// Bits that hold every value in [0, n].
-inline int bits_holding(long long n) {
-  int bits = 1;
-  while ((1LL << bits) <= n) ++bits;
-  return bits;
-}
-
 /// The arrays of a colouring in rounds, in a stage backend's memory
 /// (collision/broadphase_pipeline.h).
 template <typename Backend>
@@ -274,7 +256,7 @@ ColouringRoundsResult colour_in_rounds(Backend& be, ColouringRoundsArrays<Backen
     key[i] = is_static[i] ? static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(colour[i]);
     order[i] = i;
   });
-  sort_pairs(be, a, key, order, n, bits_holding(n), 2LL * g.bond_count);
+  sort_pairs(be, a, key, order, n, radix_key_bits(n), 2LL * g.bond_count);
   // The colour count: one past the last dynamic body's colour.
   int* count = be.room(a.count, 1);
   loops.serial([=] PABD_LAMBDA() { *count = 0; });
@@ -284,8 +266,9 @@ ColouringRoundsResult colour_in_rounds(Backend& be, ColouringRoundsArrays<Backen
   });
   const int colours = n > 0 ? loops.read(count) : 0;
   int* colour_begin = be.room(a.colour_begin, colours + 1LL);
-  loops.each(n + 1,
-             [=] PABD_LAMBDA(int p) { segment_start_kernel(key, n, colours, colour_begin, p); });
+  loops.each(colours + 1, [=] PABD_LAMBDA(int c) {
+    colour_begin[c] = first_index_not_below(0, n, static_cast<std::uint64_t>(c), KeyArray{key});
+  });
 
   // Bonds by colour then index: each end's colour, the second end's only
   // where it differs from the first's (a bond is listed once per colour).
@@ -303,10 +286,11 @@ ColouringRoundsResult colour_in_rounds(Backend& be, ColouringRoundsArrays<Backen
     bond_key[e] = static_cast<std::uint64_t>(listed ? c : colours);
     bond_order[e] = e >> 1;
   });
-  sort_pairs(be, a, bond_key, bond_order, m, bits_holding(colours), n);
+  sort_pairs(be, a, bond_key, bond_order, m, radix_key_bits(colours), n);
   int* bond_colour_begin = be.room(a.bond_colour_begin, colours + 1LL);
-  loops.each(m + 1, [=] PABD_LAMBDA(int p) {
-    segment_start_kernel(bond_key, m, colours, bond_colour_begin, p);
+  loops.each(colours + 1, [=] PABD_LAMBDA(int c) {
+    bond_colour_begin[c] =
+        first_index_not_below(0, m, static_cast<std::uint64_t>(c), KeyArray{bond_key});
   });
 
   r.colours = colours;
