@@ -83,20 +83,6 @@ void for_each_index(const StepContext& ctx, int count, const Fn& kernel) {
   parallel_for(ctx.parallel_for, ctx.threads, count, kernel);
 }
 
-/// The same for kernels of uneven cost, up to microseconds (a body with its
-/// contact pairs): worth a fork-join from a few dozen calls, shared out as
-/// the threads finish.
-template <typename Fn>
-void for_each_uneven_index(const StepContext& ctx, int count, const Fn& kernel) {
-  parallel_for_uneven(ctx.parallel_for, ctx.threads, count, kernel);
-}
-
-/// The same for a few kernels of milliseconds each (the blocks of a sweep).
-template <typename Fn>
-void for_each_block(const StepContext& ctx, int count, const Fn& kernel) {
-  parallel_for_blocks(ctx.parallel_for, ctx.threads, count, kernel);
-}
-
 /// Calls the iteration observer, if any (iteration -1: after the warm start).
 inline void observe(const StepContext& ctx, int iteration) {
   if (ctx.observer && *ctx.observer) (*ctx.observer)(iteration);

@@ -4,7 +4,8 @@
 // src/device/emulated_loops.h, its serial stand-in for the tests).
 //
 // An executor runs `f(i)` for i in [0, n) in any order, as each(n, f),
-// uneven(n, f) (calls of uneven cost) and blocks(n, f) (a few long calls);
+// uneven(n, cost, f) (calls of uneven cost, which cost(i) >= 1 estimates
+// for a host's split) and blocks(n, f) (a few long calls);
 // finish() waits for what it started. It also times the stages: start()
 // marks a moment, stop(mark, ms) adds the time since to `ms` (on the CPU at
 // once; on a device, which runs the loops after the host has launched them,
@@ -39,8 +40,8 @@ struct HostStageTimer {
 /// uneven and blocks loops are its each. `Self` derives from it (CRTP).
 template <typename Self>
 struct OneKindOfLoop {
-  template <typename Fn>
-  void uneven(int n, const Fn& f) const {
+  template <typename Cost, typename Fn>
+  void uneven(int n, const Cost&, const Fn& f) const {
     static_cast<const Self&>(*this).each(n, f);
   }
   template <typename Fn>
@@ -58,9 +59,9 @@ struct HostLoops : HostStageTimer {
   void each(int n, const Fn& f) const {
     parallel_for(*custom, threads, n, f);
   }
-  template <typename Fn>
-  void uneven(int n, const Fn& f) const {
-    parallel_for_uneven(*custom, threads, n, f);
+  template <typename Cost, typename Fn>
+  void uneven(int n, const Cost& cost, const Fn& f) const {
+    parallel_for_uneven(*custom, threads, n, cost, f);
   }
   template <typename Fn>
   void blocks(int n, const Fn& f) const {
@@ -219,6 +220,11 @@ void sweep_bonds(const StepContext& ctx, const Sweep& s, bool fuse, bool second_
   });
 }
 
+/// A body's gather, 12x12 solve and closest rotation, against a listed pair
+/// end's evaluation, for splitting a colour between threads (a live pair
+/// end's four contacts cost about a body's solve, an idle one far less).
+inline constexpr int kBodyCostInPairEnds = 2;
+
 /// The sweep's bodies: gather, global solve, closest rotation. A colour of a
 /// colored sweep with contacts evaluates its bodies' contact pairs in the
 /// same loop (solver/colour_body_kernel.h), not beforehand in sweep_bonds.
@@ -246,7 +252,14 @@ void sweep_bodies(const StepContext& ctx, const Sweep& s, const ContactEnds& end
       });
     } else {
       const int last = s.body_count;
-      loops.uneven(last, [=] PABD_LAMBDA(int j) {
+      // A body's cost: its solve, about that of a few pair ends, and its
+      // listed pair ends (a host's split; read on the host only).
+      const int* end_begin = ends.begin;
+      const auto cost = [=](int j) {
+        const int i = list[j];
+        return kBodyCostInPairEnds + end_begin[i + 1] - end_begin[i];
+      };
+      loops.uneven(last, cost, [=] PABD_LAMBDA(int j) {
         if (j + 2 < last) prefetch_body_ends(ends, list[j + 2]);
         colour_body_kernel(bodies, bonds, contact, ends, body_key, fuse, keep_weights, list[j], k);
       });
