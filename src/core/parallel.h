@@ -4,6 +4,8 @@
 // range is split (bit-identical across thread counts).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 
 #include "pabd/world.h"
@@ -42,36 +44,94 @@ void parallel_for(const ParallelFor& custom, int threads, int count, const Fn& f
   for (int i = 0; i < count; ++i) fn(i);
 }
 
+/// A run of calls [front, back) that its owner takes from the front and
+/// the other threads, once done with theirs, from the back; one 64-bit word,
+/// changed by compare-and-swap, on a cache line of its own.
+struct alignas(64) StealableRun {
+  std::atomic<std::uint64_t> bounds{0};
+
+  static std::uint64_t pack(int front, int back) {
+    return std::uint64_t(std::uint32_t(front)) | (std::uint64_t(std::uint32_t(back)) << 32);
+  }
+  void reset(int front, int back) { bounds.store(pack(front, back), std::memory_order_relaxed); }
+  /// Takes up to `n` calls from the front (from_back: from the back) into
+  /// [begin, end); false when none are left.
+  bool take(int n, bool from_back, int& begin, int& end) {
+    std::uint64_t seen = bounds.load(std::memory_order_relaxed);
+    for (;;) {
+      const int front = int(std::uint32_t(seen)), back = int(std::uint32_t(seen >> 32));
+      if (front >= back) return false;
+      begin = from_back ? (back - n > front ? back - n : front) : front;
+      end = from_back ? back : (front + n < back ? front + n : back);
+      const std::uint64_t next = from_back ? pack(front, begin) : pack(end, back);
+      if (bounds.compare_exchange_weak(seen, next, std::memory_order_relaxed)) return true;
+    }
+  }
+};
+
+/// Most threads a loop of uneven calls splits its runs for (more take part
+/// by taking from the others' runs).
+inline constexpr int kMaxUnevenRuns = 64;
+
+/// Calls taken at a time from a run.
+inline constexpr int kUnevenTake = 4;
+
+/// Splits [0, count) into `runs` contiguous runs of about equal cost (cost(i)
+/// >= 1): run r is [front[r], front[r + 1]), the calls whose preceding
+/// costs' sum lies in r's share of the total (so each call has one run).
+/// front needs runs + 1 entries.
+template <typename Cost>
+void split_by_cost(int count, const Cost& cost, int runs, int* front) {
+  long long total = 0;
+  for (int i = 0; i < count; ++i) total += cost(i);
+  long long before = 0;
+  int r = 0;
+  front[0] = 0;
+  for (int i = 0; i < count; ++i) {
+    while (r + 1 < runs && before >= total * (r + 1) / runs) front[++r] = i;
+    before += cost(i);
+  }
+  while (r < runs) front[++r] = count;
+}
+
 /// Calls of uneven cost (a body with its contact pairs, 0.1 to 10 us) that
-/// `cost(i)` (at least 1, in any unit) estimates: each thread takes one
-/// contiguous run of [0, count) of about equal cost, and the loop runs inline
-/// below 32 calls. Contiguous runs keep most of a colour's neighbouring bodies
-/// (listed by index) on the thread that solved them in the colour before and
-/// in the iteration before, so what a body reads of its neighbours is in its
-/// own core's cache: threads taking chunks of 8 as they finished ran
+/// `cost(i)` (at least 1, in any unit) estimates. Each thread owns one
+/// contiguous run of [0, count) of about equal cost and takes it from the
+/// front, 4 calls at a time; a thread done with its run takes from the back
+/// of the others'. The loop runs inline below 32 calls.
+///
+/// Why runs: they keep most of a colour's neighbouring bodies (listed by
+/// index) on the thread that solved them in the colour before and in the
+/// iteration before, so what a body reads of its neighbours is in its own
+/// core's cache. Threads taking chunks of 8 as they finished ran
 /// ball_into_stack's body kernel 1.4 times as long at 2 threads as at 1
-/// (perf, cycles summed over the threads), an even split by count left a
-/// thread idle a fifth of the time (its lower layers carry the ground pairs).
-/// Which thread runs an index does not change what it computes, so the bits
-/// stay those of any other split.
+/// (perf, cycles summed over the threads). Why taking from the others' back:
+/// the estimate is rough (a live pair end costs far more than an idle one),
+/// and runs of equal estimated cost alone left a thread idle about a tenth
+/// of each colour. Which thread runs an index does not change what it
+/// computes, so the bits stay those of any other split.
 template <typename Cost, typename Fn>
 void parallel_for_uneven(const ParallelFor& custom, int threads, int count, const Cost& cost,
                          const Fn& fn) {
   if (custom) return run_custom(custom, count, fn);
-#pragma omp parallel num_threads(threads) if (count >= 32)
+  const int runs = threads < kMaxUnevenRuns ? threads : kMaxUnevenRuns;
+  if (runs <= 1 || count < 32) {
+    for (int i = 0; i < count; ++i) fn(i);
+    return;
+  }
+  StealableRun run[kMaxUnevenRuns];
+  int front[kMaxUnevenRuns + 1];
+  split_by_cost(count, cost, runs, front);
+  for (int r = 0; r < runs; ++r) run[r].reset(front[r], front[r + 1]);
+#pragma omp parallel num_threads(runs)
   {
     const ThreadSlot slot = this_thread_slot();
-    // Every thread sums the costs itself (a few hundred reads): no barrier.
-    long long total = 0;
-    for (int i = 0; i < count; ++i) total += cost(i);
-    // Call i belongs to the thread whose share of [0, total) holds the sum
-    // of the costs before it (costs of at least 1: each call has one).
-    const long long first = total * slot.index / slot.count;
-    const long long last = total * (slot.index + 1) / slot.count;
-    long long before = 0;
-    for (int i = 0; i < count && before < last; ++i) {
-      if (before >= first) fn(i);
-      before += cost(i);
+    int begin = 0, end = 0;
+    for (int v = 0; v < runs; ++v) {
+      // Its own run first, from the front; then the others', from the back.
+      const int r = (slot.index + v) % runs;
+      while (run[r].take(kUnevenTake, v > 0, begin, end))
+        for (int i = begin; i < end; ++i) fn(i);
     }
   }
 }
