@@ -8,6 +8,6 @@ int resolve_thread_count(int requested) {
   return requested > 0 ? requested : omp_get_max_threads();
 }
 
-ThreadSlot this_thread_slot() { return {omp_get_thread_num(), omp_get_num_threads()}; }
+int this_thread_index() { return omp_get_thread_num(); }
 
 }  // namespace pabd

@@ -23,12 +23,8 @@ void run_custom(const ParallelFor& custom, int count, const Fn& fn) {
   });
 }
 
-/// The calling thread's place in its team (0 of 1 outside a parallel region).
-struct ThreadSlot {
-  int index = 0;
-  int count = 1;
-};
-ThreadSlot this_thread_slot();
+/// The calling thread's number in its team (0 outside a parallel region).
+int this_thread_index();
 
 /// Below this count a loop of ~100 ns kernel calls runs inline (see parallel_for).
 inline constexpr int kSerialBelow = 512;
@@ -125,11 +121,11 @@ void parallel_for_uneven(const ParallelFor& custom, int threads, int count, cons
   for (int r = 0; r < runs; ++r) run[r].reset(front[r], front[r + 1]);
 #pragma omp parallel num_threads(runs)
   {
-    const ThreadSlot slot = this_thread_slot();
+    const int me = this_thread_index();
     int begin = 0, end = 0;
     for (int v = 0; v < runs; ++v) {
       // Its own run first, from the front; then the others', from the back.
-      const int r = (slot.index + v) % runs;
+      const int r = (me + v) % runs;
       while (run[r].take(kUnevenTake, v > 0, begin, end))
         for (int i = begin; i < end; ++i) fn(i);
     }
