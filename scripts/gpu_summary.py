@@ -50,14 +50,17 @@ def number(x, digits=3):
 def timing_table(title, cpu, gpu, with_paper):
     lines = [f"## {title}", "",
              "| scene | bodies | CPU ms/step | GPU ms/step | GPU: collision (host) | GPU: solve | "
-             "GPU: copies | CPU / GPU | device MB | outcome | paper RTX 3080 ms |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+             "GPU: copies | GPU: MB up / down | CPU / GPU | device MB | outcome | "
+             "paper RTX 3080 ms |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for scene in sorted(set(cpu) | set(gpu)):
         c, g = cpu.get(scene, {}), gpu.get(scene, {})
         c_ms, g_ms = c.get("total_ms"), g.get("total_ms")
         cells = [scene, str(g.get("bodies") or c.get("bodies") or ""), number(c_ms), number(g_ms),
                  number(g.get("collision_ms")), number(g.get("solve_ms")),
                  number(g.get("transfer_ms")),
+                 f"{number(g.get('uploaded_mb'), 1)} / {number(g.get('downloaded_mb'), 1)}"
+                 if g.get("uploaded_mb") not in (None, "") else "",
                  f"{c_ms / g_ms:.2f}" if c_ms and g_ms else "",
                  number(g.get("device_peak_mb"), 0), g.get("outcome") or c.get("outcome") or "",
                  PAPER_TABLE2.get(scene, "") if with_paper else ""]
@@ -110,8 +113,8 @@ def main():
     commit = gpu_any.get("commit", "")
     lines = [f"# gpu_check on {card}, commit {commit}", "",
              "CPU rows: the same machine's cores, `--threads` = its core count; GPU rows: "
-             "`--device cuda` (collision detection on the host, the iterations on the card, "
-             "the arrays copied both ways every step: docs/gpu.md).", "",
+             "`--device cuda` (what runs on the card and what is copied each step: "
+             "docs/gpu.md, \"What runs where\").", "",
              "## Device tests (tests/test_cuda_device.cpp)", ""]
     log = os.path.join(a.out, "tests.log")
     text = open(log).read() if os.path.exists(log) else ""

@@ -18,7 +18,7 @@ SUMMARY = os.path.join(HERE, "..", "scripts", "gpu_summary.py")
 
 HEADER = ["scene", "bodies", "joints", "iterations", "threads", "steps", "collision_ms",
           "solve_ms", "total_ms", "contacts", "outcome", "commit", "machine", "compiler",
-          "device", "device_peak_mb", "transfer_ms"]
+          "device", "device_peak_mb", "transfer_ms", "uploaded_mb", "downloaded_mb"]
 
 
 def write_csv(path, rows):
@@ -29,9 +29,10 @@ def write_csv(path, rows):
             w.writerow(r)
 
 
-def row(scene, bodies, total, device, peak="0", transfer="0", collision=1.0, solve=1.0):
+def row(scene, bodies, total, device, peak="0", transfer="0", collision=1.0, solve=1.0,
+        uploaded="", downloaded=""):
     return [scene, bodies, 0, 20, 16, 5, collision, solve, total, 100, "ok", "abc1234", "m", "c",
-            device, peak, transfer]
+            device, peak, transfer, uploaded, downloaded]
 
 
 class GpuSummary(unittest.TestCase):
@@ -41,7 +42,8 @@ class GpuSummary(unittest.TestCase):
             # GPU 50 ms (20.0 steps/s, ratio 40.00), 3000 MB on the card.
             write_csv(os.path.join(d, "table2_cpu.csv"), [row("ball_into_stack", 1001, 8.0, "CPU")])
             write_csv(os.path.join(d, "table2_cuda.csv"),
-                      [row("ball_into_stack", 1001, 2.0, "Test Card", "100", "0.5")])
+                      [row("ball_into_stack", 1001, 2.0, "Test Card", "100", "0.5",
+                           uploaded="0.54", downloaded="0.37")])
             write_csv(os.path.join(d, "piles_cpu.csv"), [row("pile_50_heavy", 125001, 2000.0, "CPU")])
             write_csv(os.path.join(d, "piles_cuda.csv"),
                       [row("pile_50_heavy", 125001, 50.0, "Test Card", "3000", "20")])
@@ -53,10 +55,11 @@ class GpuSummary(unittest.TestCase):
             self.assertIn("# gpu_check on Test Card, commit abc1234", out)
             self.assertIn("- spring_net on Test Card: steps 60, bits identical", out)
             self.assertIn("- passed 7, failed 0, skipped 0", out)
-            self.assertIn("| ball_into_stack | 1001 | 8.000 | 2.000 | 1.000 | 1.000 | 0.500 | 4.00 "
+            self.assertIn("| ball_into_stack | 1001 | 8.000 | 2.000 | 1.000 | 1.000 | 0.500 "
+                          "| 0.5 / 0.4 | 4.00 "
                           "| 100 | ok | 3.15 + 2.65 (ball hit b) |", out)
             self.assertIn("| pile_50_heavy | 125001 | 2000.000 | 50.000 | 1.000 | 1.000 | 20.000 "
-                          "| 40.00 | 3000 | ok |  |", out)
+                          "|  | 40.00 | 3000 | ok |  |", out)
             self.assertIn("- 125k pile with the ball's impact: 20.0 steps/s (target 30, goal 100); "
                           "peak device memory 3000 MB", out)
             self.assertIn("- ball_into_stack: 2.000 ms/step (target < 2.0)", out)
@@ -70,7 +73,7 @@ class GpuSummary(unittest.TestCase):
             write_csv(os.path.join(d, "table2_cpu.csv"), [row("ball_into_stack", 1001, 8.0, "CPU")])
             out = subprocess.run([sys.executable, SUMMARY, "--out", d], capture_output=True,
                                  text=True, check=True).stdout
-            self.assertIn("| ball_into_stack | 1001 | 8.000 |  |  |  |  |  |  | ok |", out)
+            self.assertIn("| ball_into_stack | 1001 | 8.000 |  |  |  |  |  |  |  | ok |", out)
             self.assertNotIn("steps/s", out)
 
 

@@ -101,6 +101,54 @@ TEST(DeviceStep, JacobiSweepsKeepTheCpuBits) {  // the paper's order: pairs eval
                     20});
 }
 
+/// The most a device step may upload per body: what its loops read of a
+/// body (model, pose, velocities, its bond-end range) and what its detection
+/// reads (shape, pose, velocities, static flag, mass, friction, restitution,
+/// collision filter). The step's inputs (applied loads, damping: the host's
+/// external velocity reads them) and what predict writes (start and target
+/// poses, motion) are not uploaded.
+constexpr std::size_t kLoopBytesPerBody = sizeof(Real) + sizeof(Mat3) + sizeof(std::uint8_t) +
+                                          sizeof(Vec3) + sizeof(Mat3) + sizeof(Quat) +
+                                          2 * sizeof(Vec3) + sizeof(int);
+constexpr std::size_t kDetectBytesPerBody = sizeof(ShapeDef) + sizeof(Vec3) + sizeof(Mat3) +
+                                            2 * sizeof(Vec3) + sizeof(std::uint8_t) +
+                                            3 * sizeof(Real) + 2 * sizeof(std::uint32_t);
+
+TEST(DeviceStep, UploadsWhatTheLoopsAndDetectionReadOnly) {
+  const Scene s = file("ball_into_stack.json");  // no bonds: no bond or topology arrays
+  World w = build_world(s, comparable(s.settings, 1));
+  world_impl(w).device = make_emulated_backend();
+  const std::size_t bodies = static_cast<std::size_t>(w.body_count());
+  for (int n = 1; n <= 3; ++n) {
+    ASSERT_TRUE(w.step().ok);
+    // + 1 KB: the bond-end range's last entry and the scalars copied with the launches.
+    const double bound_mb =
+        double(bodies * (kLoopBytesPerBody + kDetectBytesPerBody) + 1024) * 1e-6;
+    EXPECT_LE(w.last_timings().uploaded_mb, bound_mb) << "step " << n;
+    EXPECT_GT(w.last_timings().downloaded_mb, 0.0) << "step " << n;
+  }
+}
+
+TEST(DeviceStep, BringsBackEveryBodysStartAndTarget) {
+  // Copy::Out: the device's copies are not uploaded, so predict must write
+  // every body's, the static ones' too, or the host would get the stand-in's
+  // NaN bits back.
+  const Scene s = file("windmill_piles.json");  // static ground and posts
+  World w = build_world(s, comparable(s.settings, 1));
+  world_impl(w).device = make_emulated_backend();
+  ASSERT_TRUE(w.step().ok);
+  const BodyStorage& b = world_impl(w).bodies;
+  int statics = 0;
+  for (std::size_t i = 0; i < b.mass.size(); ++i) {
+    statics += b.is_static[i];
+    const Real values[] = {b.start_position[i].x, b.start_orientation[i].w,
+                           b.start_affine[i].m[1][1], b.target_position[i].y,
+                           b.target_affine[i].m[2][2]};
+    for (const Real v : values) ASSERT_TRUE(std::isfinite(v)) << "body " << i;
+  }
+  EXPECT_GT(statics, 0);
+}
+
 TEST(DeviceStep, RefusesIterationObservers) {
   Scene s = file("spring_pair.json");
   World w = build_world(s, s.settings);
@@ -154,11 +202,11 @@ class CountingMemory final : public DeviceMemory {
     return ::operator new(bytes);
   }
   void release(void* device) override { ::operator delete(device); }
-  void upload(void* device, const void* host, std::size_t bytes) override {
+  void copy_to_device(void* device, const void* host, std::size_t bytes) override {
     ++uploads;
     std::memcpy(device, host, bytes);
   }
-  void download(void* host, const void* device, std::size_t bytes) override {
+  void copy_to_host(void* host, const void* device, std::size_t bytes) override {
     ++downloads;
     std::memcpy(host, device, bytes);
   }
@@ -202,6 +250,29 @@ TEST(ArrayMirror, ScratchTravelsNeitherWay) {
   EXPECT_EQ(scratch, (std::vector<double>{1, 2}));  // and not brought back
   EXPECT_EQ(memory.uploads + memory.downloads, 0);
   EXPECT_EQ(memory.scribbles, 1);
+}
+
+TEST(ArrayMirror, InGoesUpOnlyAndOutComesBackOnly) {
+  CountingMemory memory;
+  ArrayMirror mirror(memory);
+  std::vector<double> read = {1, 2}, written = {3, 4};
+  double* read_view = read.data();
+  double* written_view = written.data();
+  mirror.begin_pass();
+  mirror.map(read_view, read.size(), ArrayMirror::Copy::In);
+  mirror.map(written_view, written.size(), ArrayMirror::Copy::Out);
+  EXPECT_EQ(read_view[1], 2.0);              // uploaded
+  EXPECT_TRUE(std::isnan(written_view[0]));  // scribbled on, not uploaded
+  read_view[0] = 10;                         // a write the host does not want back
+  written_view[0] = 30;
+  written_view[1] = 40;
+  mirror.download_writable();
+  EXPECT_EQ(read, (std::vector<double>{1, 2}));
+  EXPECT_EQ(written, (std::vector<double>{30, 40}));
+  EXPECT_EQ(memory.uploads, 1);
+  EXPECT_EQ(memory.downloads, 1);
+  EXPECT_EQ(memory.copied().up, 2 * sizeof(double));
+  EXPECT_EQ(memory.copied().down, 2 * sizeof(double));
 }
 
 TEST(ArrayMirror, SharedArraysShareOneBufferAndBuffersOutliveThePass) {

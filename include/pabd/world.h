@@ -432,6 +432,9 @@ struct StageTimings {
   /// WorldDef::device other than the CPU: the copies between host and device
   /// memory (part of total_ms).
   double transfer_ms = 0;
+  /// The same copies' volume: host to device and device to host [MB, 1e6 bytes].
+  double uploaded_mb = 0;
+  double downloaded_mb = 0;
   /// The fields' coupling (pabd/fields.h): water and wind forces before the
   /// step, the sand and the wake after it. Not in total_ms: the paper's
   /// Table 2 leaves the coupling out of its times too.

@@ -81,6 +81,8 @@ struct Row {
   std::string device;            ///< World::device_name() (CSV only)
   double device_peak_mb = 0;     ///< the most device memory of its runs (CSV only)
   double transfer_ms = 0;        ///< median of StageTimings::transfer_ms (CSV only)
+  double uploaded_mb = 0;        ///< median of StageTimings::uploaded_mb (CSV only)
+  double downloaded_mb = 0;      ///< median of StageTimings::downloaded_mb (CSV only)
   std::string outcome;           ///< ok, non-finite at step N, skipped (...), error: ...
   bool failed = false;           ///< an error or a non-finite state: exit status 1
 };
@@ -344,7 +346,7 @@ std::string csv_header() {
       "outcome,commit,machine,compiler";
   for (const auto& [name, values] : StepSamples{}.stages())
     h.append(",stage_").append(name).append("_ms");
-  return h + ",device,device_peak_mb,transfer_ms\n";
+  return h + ",device,device_peak_mb,transfer_ms,uploaded_mb,downloaded_mb\n";
 }
 
 void write_csv_row(std::ostream& csv, const Row& r, const BuildAndMachine& d) {
@@ -357,7 +359,10 @@ void write_csv_row(std::ostream& csv, const Row& r, const BuildAndMachine& d) {
     line.append(",").append(r.stage_ms.size() == stages ? format_number(r.stage_ms[i]) : "");
   line.append(",").append(csv_field(r.device));
   line.append(",").append(r.timed ? format_number(r.device_peak_mb) : "");
-  line.append(",").append(r.timed && r.steps > 0 ? format_number(r.transfer_ms) : "");
+  const bool stepped = r.timed && r.steps > 0;
+  line.append(",").append(stepped ? format_number(r.transfer_ms) : "");
+  line.append(",").append(stepped ? format_number(r.uploaded_mb) : "");
+  line.append(",").append(stepped ? format_number(r.downloaded_mb) : "");
   csv << line << "\n" << std::flush;
 }
 
@@ -395,7 +400,7 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
   const std::size_t n = ctx.threads.size();
   std::vector<StepSamples> samples(n);
   std::vector<long long> steps_per_run(n, 0), failed_at(n, 0);
-  std::vector<std::vector<double>> transfer(n);
+  std::vector<std::vector<double>> transfer(n), uploaded(n), downloaded(n);
   std::vector<double> device_peak_mb(n, 0);
   std::string device;
   std::vector<StepFailure> failure(n, StepFailure::None);
@@ -435,7 +440,10 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
           failure[i] = result.failure;
           break;
         }
-        transfer[i].push_back(world.last_timings().transfer_ms);
+        const StageTimings& t = world.last_timings();
+        transfer[i].push_back(t.transfer_ms);
+        uploaded[i].push_back(t.uploaded_mb);
+        downloaded[i].push_back(t.downloaded_mb);
         ++taken;
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         ctx.progress.show(label + std::to_string(taken) + "/" + std::to_string(steps) + ", " +
@@ -463,6 +471,8 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
     r.device = device;
     r.device_peak_mb = device_peak_mb[i];
     r.transfer_ms = median(transfer[i]);
+    r.uploaded_mb = median(uploaded[i]);
+    r.downloaded_mb = median(downloaded[i]);
     if (!samples[i].step_ms.empty())
       for (const auto& [name, values] : samples[i].stages()) r.stage_ms.push_back(median(*values));
     r.failed = failed_at[i] > 0;

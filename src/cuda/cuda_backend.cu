@@ -35,10 +35,10 @@ class CudaMemory final : public DeviceMemory {
     return p;
   }
   void release(void* device) override { cudaFree(device); }
-  void upload(void* device, const void* host, std::size_t bytes) override {
+  void copy_to_device(void* device, const void* host, std::size_t bytes) override {
     check(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice), "copy to the device");
   }
-  void download(void* host, const void* device, std::size_t bytes) override {
+  void copy_to_host(void* host, const void* device, std::size_t bytes) override {
     check(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost), "copy from the device");
   }
 };

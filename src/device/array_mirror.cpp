@@ -5,6 +5,16 @@
 
 namespace pabd {
 
+namespace {
+
+/// Whether an array mapped with `copy` comes back after the pass: a
+/// non-const view's, unless it only goes up or nowhere.
+bool brought_back(bool writable, ArrayMirror::Copy copy) {
+  return writable && (copy == ArrayMirror::Copy::Both || copy == ArrayMirror::Copy::Out);
+}
+
+}  // namespace
+
 ArrayMirror::~ArrayMirror() {
   for (Slot& s : slots_)
     if (s.device) memory_.release(s.device);
@@ -24,7 +34,7 @@ void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable,
     if (other.bytes < bytes)
       throw Error(
           "device mirror: an array mapped twice in one pass with a larger size the second time");
-    other.writable = other.writable || (writable && copy == Copy::Both);
+    other.writable = other.writable || brought_back(writable, copy);
     return other.device;
   }
   if (bytes > slot.capacity) {
@@ -42,8 +52,8 @@ void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable,
   }
   slot.host = host;
   slot.bytes = bytes;
-  slot.writable = writable && copy == Copy::Both;
-  if (copy == Copy::Both)
+  slot.writable = brought_back(writable, copy);
+  if (copy == Copy::Both || copy == Copy::In)
     memory_.upload(slot.device, host, bytes);
   else
     memory_.scribble(slot.device, bytes);

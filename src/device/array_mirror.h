@@ -2,9 +2,10 @@
 // host array a view points to gets a device buffer, uploaded before the
 // device's loops, and the view's pointer is swapped for the buffer's. The
 // writable ones (non-const in the view: state, multipliers) come back with
-// download_writable(). A step's scratch, which the loops write before they
-// read it and the host does not read afterwards, is copied neither way
-// (Copy::None).
+// download_writable(). What the loops write before they read it goes only
+// one way or neither: back, when the host reads it after the step (Copy::Out),
+// or nowhere, a step's scratch (Copy::None); what no loop writes only goes up
+// (Copy::In).
 //
 // A pass maps the same arrays in the same order every step (view_mirror.h),
 // so each call takes the next slot and keeps its buffer from step to step,
@@ -33,7 +34,14 @@ class ArrayMirror {
   /// What travels between the host array and its device copy.
   enum class Copy {
     Both,  ///< uploaded; brought back too where the view may write it
-    None   ///< the step's scratch: neither (its device copy is scribbled on)
+    /// Uploaded, never brought back: no device loop writes it, though the
+    /// view may (the velocities: the host's stages write them).
+    In,
+    /// Brought back, never uploaded: the device's loops write every element
+    /// before any is read (the start-of-step pose, written by predict), and
+    /// the host reads it after the pass (its device copy is scribbled on).
+    Out,
+    None  ///< the step's scratch: neither (its device copy is scribbled on)
   };
 
   /// Starts a pass: the next map() takes the first slot.

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "collision/broadphase_pipeline.h"
+#include "device/device_memory.h"
 #include "solver/step_context.h"
 #include "solver/step_stages.h"
 
@@ -63,6 +64,8 @@ class DeviceBackend {
   virtual void detect_contacts(const ContactDetectInput& in, DetectedContacts* out) = 0;
   /// Most device memory held so far [bytes].
   virtual std::size_t peak_memory() const = 0;
+  /// Bytes copied each way since the backend was made.
+  virtual CopiedBytes copied() const = 0;
 };
 
 /// The CUDA backend on the first visible device; throws pabd::Error when

@@ -27,7 +27,8 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
     device.detect_stage(c);
     c.timings.detect_ms = ms_since(t0);
   };
-  return pabd_step_with(ctx, detect, [&](StepContext& c) {
+  const CopiedBytes before = device.copied();
+  const StepResult result = pabd_step_with(ctx, detect, [&](StepContext& c) {
     device.run_loops(c, iteration_colouring(c), contacts_on_device);
     // Restitution reads the contacts on the host (contact_restitution.h).
     if (contacts_on_device && c.any_restitution) {
@@ -38,6 +39,10 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
       c.timings.transfer_ms += ms_since(t0);
     }
   });
+  const CopiedBytes after = device.copied();
+  ctx.timings.uploaded_mb = double(after.up - before.up) * 1e-6;
+  ctx.timings.downloaded_mb = double(after.down - before.down) * 1e-6;
+  return result;
 }
 
 }  // namespace pabd

@@ -25,10 +25,10 @@ class HostBufferMemory final : public DeviceMemory {
     return p;
   }
   void release(void* device) override { std::free(device); }
-  void upload(void* device, const void* host, std::size_t bytes) override {
+  void copy_to_device(void* device, const void* host, std::size_t bytes) override {
     std::memcpy(device, host, bytes);
   }
-  void download(void* host, const void* device, std::size_t bytes) override {
+  void copy_to_host(void* host, const void* device, std::size_t bytes) override {
     std::memcpy(host, device, bytes);
   }
   /// All bits set: a NaN in every double, -1 in every index.

@@ -46,6 +46,8 @@ class MirroredBackend final : public DeviceBackend {
            loops_.scratch_peak_bytes();
   }
 
+  CopiedBytes copied() const override { return memory_.copied(); }
+
   void detect_contacts(const ContactDetectInput& in, DetectedContacts* out) override {
     contacts_.detect(in);
     if (out) contacts_.download(in.poses.count, *out);

@@ -1,11 +1,15 @@
 // The step's views with every array swapped for its device copy
 // (array_mirror.h): the lists below name each array of a view, how many
-// elements it has, and which are a step's scratch (`kScratch`: the loops
-// write them before they read them, and no host stage or API reads them
-// after the step), copied neither way; tests/test_device_step.cpp's stand-in
-// scribbles on those, so a read before the write shows there as NaN. A field added to a view must
-// be added here too; the static_asserts count the pointers so that a forgotten one fails to build
-// instead of leaving a kernel to read host memory on the device.
+// elements it has, and which way it travels. A step's scratch (`kScratch`:
+// the loops write it before they read it, and no host stage or API reads it
+// after the step) is copied neither way; what the loops write before they
+// read it but the host reads after them only comes back (Copy::Out); what no
+// device loop writes only goes up (Copy::In); an array no device loop reads
+// is not mapped (its view is null there). tests/test_device_step.cpp's
+// stand-in scribbles on the copies that are not uploaded, so a read before
+// the write shows there as NaN. A field added to a view must be added here
+// too; the static_asserts count the pointers so that a forgotten one fails to
+// build instead of leaving a kernel to read host memory on the device.
 #pragma once
 
 #include <cstddef>
@@ -35,25 +39,29 @@ inline void map_arrays(ArrayMirror& m, BodyArrays& b) {
   m.map(b.mass, n);
   m.map(b.affine_inertia, n);
   m.map(b.is_static, n);
-  m.map(b.linear_damping, n);
-  m.map(b.angular_damping, n);
-  m.map(b.applied_force, n);
-  m.map(b.applied_torque, n);
+  // The step's inputs are read by external_velocity_kernel alone, which runs
+  // on the host before detection (device_step.h): no device copy.
+  b.linear_damping = b.angular_damping = nullptr;
+  b.applied_force = b.applied_torque = nullptr;
   m.map(b.position, n);
   m.map(b.affine, n);
   m.map(b.orientation, n);
-  m.map(b.velocity, n);
-  m.map(b.angular_velocity, n);
-  m.map(b.start_position, n);
-  m.map(b.start_orientation, n);
-  m.map(b.start_affine, n);
-  m.map(b.target_position, n);
-  m.map(b.target_affine, n);
+  // Read by predict; written by the host's stages only (external velocity,
+  // velocities, restitution).
+  m.map(b.velocity, n, ArrayMirror::Copy::In);
+  m.map(b.angular_velocity, n, ArrayMirror::Copy::In);
+  // Written by predict for every body before any loop reads them; the host's
+  // velocities, island momentum and energy audit read them after the loops.
+  m.map(b.start_position, n, ArrayMirror::Copy::Out);
+  m.map(b.start_orientation, n, ArrayMirror::Copy::Out);
+  m.map(b.start_affine, n, ArrayMirror::Copy::Out);
+  m.map(b.target_position, n, ArrayMirror::Copy::Out);
+  m.map(b.target_affine, n, ArrayMirror::Copy::Out);
   m.map(b.iterate_position, n, kScratch);  // the acceleration's: set at its start
   m.map(b.iterate_orientation, n, kScratch);
   m.map(b.previous_position, n, kScratch);
   m.map(b.previous_orientation, n, kScratch);
-  m.map(b.motion, n);
+  m.map(b.motion, n, kScratch);  // predict's, read by the iterations' idle tests only
   m.map(b.end_begin, n + 1);
   m.map(b.end_index, ends);
 }

@@ -23,15 +23,19 @@ struct StepConstants {
 /// Prediction: v* = v + h g, c* = c + h v*, Q* = exp(h w) Q; the iterate starts
 /// at the inertial target s = q*.
 PABD_HD void predict_kernel(const BodyArrays& b, int i, const StepConstants& k) {
-  if (b.is_static[i]) {
-    // A static body does not move in the step, whatever it held as a dynamic one.
-    b.motion[i] = BodyMotion{};
-    return;
-  }
   const Quat q0 = b.orientation[i];
+  // Every body's start and target are written, a static body's too (nothing
+  // reads those), so that a device need not upload them (view_mirror.h).
   b.start_position[i] = b.position[i];
   b.start_orientation[i] = q0;
   b.start_affine[i] = b.affine[i];
+  if (b.is_static[i]) {
+    // A static body does not move in the step, whatever it held as a dynamic one.
+    b.target_position[i] = b.position[i];
+    b.target_affine[i] = b.affine[i];
+    b.motion[i] = BodyMotion{};
+    return;
+  }
 
   const Vec3 v = b.velocity[i] + k.h * k.gravity;
   const Vec3 c = b.position[i] + k.h * v;
