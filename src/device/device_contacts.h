@@ -3,8 +3,10 @@
 // backend (device_stage_backend.h), with this step's and the previous step's
 // contacts kept in device memory, so the matching reads the previous ones
 // where the iterations left them. The bodies' poses and model come over
-// each detection through a mirror of their own; the topology (joined pairs,
-// articulations) is the host's ContactTopology, uploaded with them.
+// each detection through the backend's mirror, in the pass its loops then
+// go on with (mirrored_backend.h), so what both read goes up once; the
+// topology (joined pairs, articulations) is the host's ContactTopology,
+// uploaded with them.
 //
 // The device's step (device_step.h) detects with it when every shape's
 // geometry is on the device: its iterations read these arrays where they
@@ -87,8 +89,12 @@ class DeviceContactDetector {
  public:
   using Backend = DeviceStageBackend<Loops>;
 
-  DeviceContactDetector(const Loops* loops, DeviceMemory& memory, DeviceMeter& meter)
-      : inputs_(memory) {
+  /// `inputs`: the mirror its inputs are mapped into, in the pass its caller
+  /// began (ArrayMirror::begin_pass) before detect: the backend's, whose
+  /// loops then find the bodies' poses, mass and static flags uploaded.
+  DeviceContactDetector(const Loops* loops, DeviceMemory& memory, DeviceMeter& meter,
+                        ArrayMirror& inputs)
+      : inputs_(inputs) {
     be_.device_loops = loops;
     be_.memory = &memory;
     be_.meter = &meter;
@@ -97,8 +103,8 @@ class DeviceContactDetector {
   DeviceContactDetector(const DeviceContactDetector&) = delete;
   DeviceContactDetector& operator=(const DeviceContactDetector&) = delete;
 
-  /// This step's contacts from `in` (host arrays), as ContactDetector::detect
-  /// finds them. Throws pabd::Error for a shape whose geometry is not on the
+  /// This step's contacts from `in` (host arrays, mapped into the caller's
+  /// pass of `inputs`), as ContactDetector::detect finds them. Throws pabd::Error for a shape whose geometry is not on the
   /// device (device_broadphase.h).
   void detect(const ContactDetectInput& in) {
     require_device_geometry(in.poses, "device contacts");
@@ -241,16 +247,12 @@ class DeviceContactDetector {
         out);
   }
   const ContactDetectTimings& timings() const { return timings_; }
-  /// Device memory of the input copies [bytes] (the stages' own arrays are
-  /// in the meter given to the constructor).
-  std::size_t input_peak_bytes() const { return inputs_.peak_bytes(); }
 
  private:
   /// Device copies of what the stages read of `in`, and of the topology.
   ContactDetectInput upload_inputs(const ContactDetectInput& in) {
     ContactDetectInput dev = in;
     const std::size_t n = in.poses.count > 0 ? static_cast<std::size_t>(in.poses.count) : 0;
-    inputs_.begin_pass();
     map_poses(inputs_, dev.poses);
     inputs_.map(dev.mass, n);
     inputs_.map(dev.friction, n);
@@ -271,7 +273,7 @@ class DeviceContactDetector {
   }
 
   Backend be_;
-  ArrayMirror inputs_;
+  ArrayMirror& inputs_;  ///< the backend's (see the constructor)
   ContactTopology topology_;
   BroadphaseState<Backend> broadphase_;
   ContactStages<Backend> stages_;

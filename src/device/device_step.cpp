@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/stage_clock.h"
+#include "solver/island_momentum.h"
 #include "solver/step.h"
 #include "solver/step_stages.h"
 
@@ -27,18 +28,27 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
     device.detect_stage(c);
     c.timings.detect_ms = ms_since(t0);
   };
+  // The velocities follow the loops there unless a host stage must come
+  // between them (island momentum) or after them on the host's contacts
+  // (restitution reads the velocities it changes).
+  const bool velocities_on_device = !ctx.any_restitution && !island_momentum_applies(ctx);
   const CopiedBytes before = device.copied();
-  const StepResult result = pabd_step_with(ctx, detect, [&](StepContext& c) {
-    device.run_loops(c, iteration_colouring(c), contacts_on_device);
-    // Restitution reads the contacts on the host (contact_restitution.h).
-    if (contacts_on_device && c.any_restitution) {
-      const auto t0 = StageClock::now();
-      device.bring_back_contacts(*c.detector);
-      c.contact = c.detector->arrays();
-      c.contact_ends = c.detector->ends();
-      c.timings.transfer_ms += ms_since(t0);
-    }
-  });
+  const StepResult result = pabd_step_with(
+      ctx, detect,
+      [&](StepContext& c) {
+        device.run_loops(c, iteration_colouring(c), contacts_on_device, velocities_on_device);
+        // Restitution reads the contacts on the host (contact_restitution.h).
+        if (contacts_on_device && c.any_restitution) {
+          const auto t0 = StageClock::now();
+          device.bring_back_contacts(*c.detector);
+          c.contact = c.detector->arrays();
+          c.contact_ends = c.detector->ends();
+          c.timings.transfer_ms += ms_since(t0);
+        }
+      },
+      [&](StepContext& c) {
+        if (!velocities_on_device) velocities_stage(c);
+      });
   const CopiedBytes after = device.copied();
   ctx.timings.uploaded_mb = double(after.up - before.up) * 1e-6;
   ctx.timings.downloaded_mb = double(after.down - before.down) * 1e-6;

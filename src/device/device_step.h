@@ -4,14 +4,16 @@
 //   host     external velocity
 //   device   detect: broadphase, narrowphase, contact arrays, matching,
 //            pairs, adjacency, load (device_contacts.h); the pairs' graph
-//            comes back for the next line
-//   host     the colouring over bonds and contacts
+//            comes back for the host's stages that read it
+//   device   the colouring over bonds and contacts (parallel rounds; the
+//            colours' sizes come back)
 //   device   predict, warm start, the K iterations: the same loops over the
 //            same kernels (solver/step_loops.h); the bodies and bonds are
 //            copies, copied back afterwards, the contacts stay
-//   host     island momentum (serial, over the pairs' graph), velocities,
-//            restitution (the contacts brought back first), the
-//            finiteness check
+//   device   velocities, unless island momentum applies or a contact may
+//            bounce (then on the host, after island momentum)
+//   host     island momentum (serial, over the pairs' graph), restitution
+//            (the contacts brought back first), the finiteness check
 //
 // A scene with a shape whose geometry only the host has (hulls, compounds,
 // height fields, meshes) detects on the host instead, and its contacts
@@ -24,9 +26,10 @@
 // sweeps by body colours: compare it with a CPU run whose
 // block_order_min_bodies keeps the colouring too.
 //
-// The bodies' and bonds' arrays are copied both ways every step
-// (StageTimings::transfer_ms): keeping them on the device is the next stage
-// of this backend (docs/gpu.md).
+// The bodies' and bonds' arrays are copied every step, each only the way
+// it must go (view_mirror.h; StageTimings::transfer_ms, uploaded_mb,
+// downloaded_mb): keeping them on the device is the next stage of this
+// backend (docs/gpu.md).
 #pragma once
 
 #include "device/device_backend.h"

@@ -30,7 +30,7 @@ class MirroredBackend final : public DeviceBackend {
         loops_(loops),
         mirror_(memory_),
         poses_(memory_),
-        contacts_(&loops_, memory_, meter_) {
+        contacts_(&loops_, memory_, meter_, mirror_) {
     stage_.device_loops = &loops_;
     stage_.memory = &memory_;
     stage_.meter = &meter_;
@@ -42,13 +42,14 @@ class MirroredBackend final : public DeviceBackend {
   std::string name() const override { return name_; }
   /// Every buffer only grows, so the sum of the peaks is the peak.
   std::size_t peak_memory() const override {
-    return mirror_.peak_bytes() + poses_.peak_bytes() + contacts_.input_peak_bytes() + meter_.peak +
+    return mirror_.peak_bytes() + poses_.peak_bytes() + meter_.peak +
            loops_.scratch_peak_bytes();
   }
 
   CopiedBytes copied() const override { return memory_.copied(); }
 
   void detect_contacts(const ContactDetectInput& in, DetectedContacts* out) override {
+    mirror_.begin_pass();
     contacts_.detect(in);
     if (out) contacts_.download(in.poses.count, *out);
   }
@@ -63,6 +64,10 @@ class MirroredBackend final : public DeviceBackend {
   }
 
   void detect_stage(StepContext& ctx) override {
+    // The step's pass starts with the detection's inputs; run_loops goes on
+    // with it, so the bodies' arrays both read (poses, mass, static flags)
+    // go up once.
+    mirror_.begin_pass();
     contacts_.detect_after(*ctx.detector, ctx.detect_input);
     ctx.contact = contacts_.arrays();
     ctx.contact_ends = contacts_.ends();
@@ -78,13 +83,15 @@ class MirroredBackend final : public DeviceBackend {
     return contacts_.holds_newer(host) ? contacts_.count() : host.count();
   }
 
-  void run_loops(StepContext& host, const IterationColouring& sweeps,
-                 bool contacts_on_device) override {
+  void run_loops(StepContext& host, const IterationColouring& sweeps, bool contacts_on_device,
+                 bool with_velocities) override {
     auto t0 = StageClock::now();
     StepContext dev = host;  // settings, flags, observer; the views are swapped below
     const int pairs = host.contact.pair_count;
-    mirror_.begin_pass();
-    map_arrays(mirror_, dev.bodies);
+    // With the contacts on the device, this step's detect_stage began the
+    // pass (device_step.cpp runs it first).
+    if (!contacts_on_device) mirror_.begin_pass();
+    map_arrays(mirror_, dev.bodies, BodyPass{with_velocities, host.any_external_input});
     map_arrays(mirror_, dev.bonds);
     if (!contacts_on_device) {
       map_arrays(mirror_, dev.contact);
@@ -110,6 +117,11 @@ class MirroredBackend final : public DeviceBackend {
     loops_.stop(mark, t.predict_ms);
     iterate_loops(dev, sweeps.colouring || colours_here ? &colouring : nullptr,
                   sweeps.with_contacts, ends, t, loops_);
+    if (with_velocities) {
+      const auto velocities_mark = loops_.start();
+      velocities_loops(dev, loops_);
+      loops_.stop(velocities_mark, t.velocities_ms);
+    }
     loops_.finish();  // the loops done, their timings settled
 
     t0 = StageClock::now();

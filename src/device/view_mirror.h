@@ -30,8 +30,19 @@ namespace view_mirror_detail {
 constexpr std::size_t one_count(int pointers) { return sizeof(void*) * (pointers + 1); }
 }  // namespace view_mirror_detail
 
+/// What the host's stages do with the bodies after the device's loops
+/// (device_step.cpp), which decides what comes back.
+struct BodyPass {
+  /// The velocities stage runs on the device after the loops: the
+  /// velocities come back, the start and target poses stay there.
+  bool velocities_on_device = false;
+  /// Even so a host stage reads the start pose after the step: the energy
+  /// audit's work of the applied loads (world/energy_audit.cpp).
+  bool host_reads_start = false;
+};
+
 /// Per body: model, state, scratch; the bond-end adjacency (CSR).
-inline void map_arrays(ArrayMirror& m, BodyArrays& b) {
+inline void map_arrays(ArrayMirror& m, BodyArrays& b, BodyPass pass = {}) {
   static_assert(sizeof(BodyArrays) == view_mirror_detail::one_count(24),
                 "map_arrays(BodyArrays) must list every array of BodyArrays");
   const std::size_t n = static_cast<std::size_t>(b.count);
@@ -46,17 +57,23 @@ inline void map_arrays(ArrayMirror& m, BodyArrays& b) {
   m.map(b.position, n);
   m.map(b.affine, n);
   m.map(b.orientation, n);
-  // Read by predict; written by the host's stages only (external velocity,
-  // velocities, restitution).
-  m.map(b.velocity, n, ArrayMirror::Copy::In);
-  m.map(b.angular_velocity, n, ArrayMirror::Copy::In);
-  // Written by predict for every body before any loop reads them; the host's
-  // velocities, island momentum and energy audit read them after the loops.
-  m.map(b.start_position, n, ArrayMirror::Copy::Out);
-  m.map(b.start_orientation, n, ArrayMirror::Copy::Out);
-  m.map(b.start_affine, n, ArrayMirror::Copy::Out);
-  m.map(b.target_position, n, ArrayMirror::Copy::Out);
-  m.map(b.target_affine, n, ArrayMirror::Copy::Out);
+  // Read by predict; written by the velocities stage, and on the host by
+  // external velocity and restitution.
+  const ArrayMirror::Copy velocities =
+      pass.velocities_on_device ? ArrayMirror::Copy::Both : ArrayMirror::Copy::In;
+  m.map(b.velocity, n, velocities);
+  m.map(b.angular_velocity, n, velocities);
+  // Written by predict for every body before any loop reads them; read after
+  // the loops by the velocities stage, island momentum (the target: it runs
+  // on the host when it applies, and so do the velocities) and the energy
+  // audit's applied work (the start).
+  const ArrayMirror::Copy after = pass.velocities_on_device ? kScratch : ArrayMirror::Copy::Out;
+  const ArrayMirror::Copy start = pass.host_reads_start ? ArrayMirror::Copy::Out : after;
+  m.map(b.start_position, n, start);
+  m.map(b.start_orientation, n, start);
+  m.map(b.start_affine, n, after);
+  m.map(b.target_position, n, after);
+  m.map(b.target_affine, n, after);
   m.map(b.iterate_position, n, kScratch);  // the acceleration's: set at its start
   m.map(b.iterate_orientation, n, kScratch);
   m.map(b.previous_position, n, kScratch);

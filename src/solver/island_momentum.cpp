@@ -18,6 +18,15 @@ int find_root(std::vector<int>& parent, int i) {
 
 }  // namespace
 
+bool island_momentum_applies(const StepContext& ctx) {
+  const BodyArrays& b = ctx.bodies;
+  const BondArrays& bonds = ctx.bonds;
+  auto moving = [&](int i) { return i >= 0 && !b.is_static[i]; };
+  for (int k = 0; k < bonds.count; ++k)
+    if (moving(bonds.end_body[2 * k]) && moving(bonds.end_body[2 * k + 1])) return true;
+  return false;
+}
+
 void island_momentum_stage(StepContext& ctx) {
   const BodyArrays& b = ctx.bodies;
   const BondArrays& bonds = ctx.bonds;

@@ -23,4 +23,8 @@ namespace pabd {
 /// After the iterations: restores each free island's linear momentum.
 void island_momentum_stage(StepContext& ctx);
 
+/// Whether island_momentum_stage can change anything: some bond joins two
+/// moving bodies (an island of more than one body). A pass over the bonds.
+bool island_momentum_applies(const StepContext& ctx);
+
 }  // namespace pabd

@@ -16,17 +16,17 @@ StepResult pabd_step(StepContext& ctx) {
     warm_start_stage(c);
     observe(c, -1);
     iterate_stage(c);
-  });
+  }, velocities_stage);
 }
 
 StepResult pabd_step_with(StepContext& ctx, const StageFunction& detect,
-                          const StageFunction& middle) {
+                          const StageFunction& middle, const StageFunction& velocities) {
   const auto start = StageClock::now();
   external_velocity_stage(ctx);
   detect(ctx);
   middle(ctx);
   island_momentum_stage(ctx);
-  velocities_stage(ctx);
+  velocities(ctx);
   restitution_stage(ctx);
   ctx.timings.total_ms = ms_since(start);
   return finite_check_stage(ctx);
