@@ -120,6 +120,10 @@ constexpr std::size_t kDetectOnlyBytesPerBody =
 constexpr std::size_t kStateBytesPerBody =
     sizeof(Vec3) + sizeof(Mat3) + sizeof(Quat) + 2 * sizeof(Vec3) + sizeof(int);
 constexpr std::size_t kGraphBytesPerContact = 4 * sizeof(int);
+/// After the first step, the model stays on the device (Copy::Model) and
+/// only the state goes up: pose, orientation, velocities.
+constexpr std::size_t kStateUpBytesPerBody =
+    sizeof(Vec3) + sizeof(Mat3) + sizeof(Quat) + 2 * sizeof(Vec3);
 
 TEST(DeviceStep, CopiesWhatTheStepReadsOnly) {
   // No bond and no restitution: the velocities stage runs on the device, so
@@ -133,8 +137,9 @@ TEST(DeviceStep, CopiesWhatTheStepReadsOnly) {
     const std::size_t contacts = static_cast<std::size_t>(w.contact_count());
     // + 1 KB: the bond-end range's last entry, the colours' sizes and the
     // scalars copied with the launches.
-    const double up_mb =
-        double(bodies * (kLoopBytesPerBody + kDetectOnlyBytesPerBody) + 1024) * 1e-6;
+    const std::size_t up_per_body =
+        n == 1 ? kLoopBytesPerBody + kDetectOnlyBytesPerBody : kStateUpBytesPerBody;
+    const double up_mb = double(bodies * up_per_body + 1024) * 1e-6;
     const double down_mb =
         double(bodies * kStateBytesPerBody + contacts * kGraphBytesPerContact + 1024) * 1e-6;
     EXPECT_LE(w.last_timings().uploaded_mb, up_mb) << "step " << n;
@@ -307,6 +312,34 @@ TEST(ArrayMirror, InGoesUpOnlyAndOutComesBackOnly) {
   EXPECT_EQ(memory.downloads, 1);
   EXPECT_EQ(memory.copied().up, 2 * sizeof(double));
   EXPECT_EQ(memory.copied().down, 2 * sizeof(double));
+}
+
+TEST(ArrayMirror, ModelGoesUpAfterAChangeOnly) {
+  CountingMemory memory;
+  ArrayMirror mirror(memory);
+  const std::vector<double> mass = {1, 2};
+  std::vector<double> scratch = {0, 0, 0};
+  // One pass per step: versions 7, 7, 8, unversioned, 8.
+  const std::uint64_t versions[] = {7, 7, 8, ArrayMirror::kUnversioned, 8};
+  const int expected_uploads[] = {1, 1, 2, 3, 4};
+  for (int pass = 0; pass < 5; ++pass) {
+    const double* view = mass.data();
+    mirror.begin_pass(versions[pass]);
+    mirror.map(view, mass.size(), ArrayMirror::Copy::Model);
+    EXPECT_EQ(view[1], 2.0) << "pass " << pass;
+    EXPECT_EQ(memory.uploads, expected_uploads[pass]) << "pass " << pass;
+  }
+  // An unversioned pass uploads whatever it held (pass 3), and records no
+  // version the next pass could trust (pass 4 uploads again). A slot that
+  // held other bytes meanwhile is uploaded again too.
+  double* other = scratch.data();
+  mirror.begin_pass(8);
+  mirror.map(other, scratch.size(), ArrayMirror::Copy::None);
+  const double* view = mass.data();
+  mirror.begin_pass(8);
+  mirror.map(view, mass.size(), ArrayMirror::Copy::Model);
+  EXPECT_EQ(view[0], 1.0);
+  EXPECT_EQ(memory.uploads, 5);
 }
 
 TEST(ArrayMirror, SharedArraysShareOneBufferAndBuffersOutliveThePass) {

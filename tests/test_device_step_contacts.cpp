@@ -124,6 +124,30 @@ TEST(DeviceStepContacts, CollisionsSwitchedOffForgetTheDevicesContacts) {
   EXPECT_TRUE(w.step(10, "collisions back on"));
 }
 
+TEST(DeviceStepContacts, ModelChangesReachTheDevice) {
+  // The device uploads the bodies' model (mass, shape, static flag, collision
+  // filter, ...) only after the World changed it (ArrayMirror::Copy::Model):
+  // each change below must reach it, or the bits part from the CPU's.
+  SideBySide w(load_scene(kScenes + "ball_into_stack.json"));
+  ASSERT_TRUE(w.step(3, "ball_into_stack"));
+  const BodyId top = w.cpu.body_at(w.cpu.body_count() - 1);  // a box of the top layer
+  for (World* world : {&w.cpu, &w.device}) world->set_collision_filter(top, 2, 0);
+  ASSERT_TRUE(w.step(3, "a box that no longer collides"));
+  // The filter's arrays exist now: a second change keeps their addresses and sizes.
+  for (World* world : {&w.cpu, &w.device}) world->set_collision_filter(top, 1, 0xffffffffu);
+  ASSERT_TRUE(w.step(3, "the box collides again"));
+  BodyDef heavy = default_body_def();
+  heavy.shape = box_shape({1, 1, 1});
+  heavy.mass = 50;
+  heavy.position =
+      w.cpu.body_state(w.cpu.body_at(w.cpu.body_count() - 2)).position + Vec3{0, 1.5, 0};
+  for (World* world : {&w.cpu, &w.device}) world->add_body(heavy);
+  ASSERT_TRUE(w.step(3, "a heavy box added"));
+  const BodyId side = w.cpu.body_at(w.cpu.body_count() - 5);
+  for (World* world : {&w.cpu, &w.device}) world->remove_body(side);
+  EXPECT_TRUE(w.step(3, "a box removed"));
+}
+
 /// Spheres and boxes dropped on a bouncy floor: restitution reads the
 /// contacts on the host every step that has a bouncing contact.
 Scene bouncing_scene() {

@@ -20,7 +20,10 @@ ArrayMirror::~ArrayMirror() {
     if (s.device) memory_.release(s.device);
 }
 
-void ArrayMirror::begin_pass() { next_ = 0; }
+void ArrayMirror::begin_pass(std::uint64_t model_version) {
+  next_ = 0;
+  model_version_ = model_version;
+}
 
 void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable, Copy copy) {
   if (next_ == slots_.size()) slots_.emplace_back();
@@ -38,6 +41,7 @@ void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable,
     return other.device;
   }
   if (bytes > slot.capacity) {
+    slot.model_held = false;  // a new buffer
     if (slot.device) {
       memory_.release(slot.device);
       held_ -= slot.capacity;
@@ -53,6 +57,18 @@ void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable,
   slot.host = host;
   slot.bytes = bytes;
   slot.writable = brought_back(writable, copy);
+  if (copy == Copy::Model) {
+    const bool held = model_version_ != kUnversioned && slot.model_held &&
+                      slot.model_host == host && slot.model_bytes == bytes &&
+                      slot.model_version == model_version_;
+    if (!held) memory_.upload(slot.device, host, bytes);
+    slot.model_held = true;
+    slot.model_host = host;
+    slot.model_bytes = bytes;
+    slot.model_version = model_version_;
+    return slot.device;
+  }
+  slot.model_held = false;
   if (copy == Copy::Both || copy == Copy::In)
     memory_.upload(slot.device, host, bytes);
   else

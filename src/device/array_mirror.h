@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <vector>
 
@@ -41,11 +42,18 @@ class ArrayMirror {
     /// before any is read (the start-of-step pose, written by predict), and
     /// the host reads it after the pass (its device copy is scribbled on).
     Out,
-    None  ///< the step's scratch: neither (its device copy is scribbled on)
+    None,  ///< the step's scratch: neither (its device copy is scribbled on)
+    /// The bodies' model: uploaded when the slot last held another array or
+    /// size, or the pass's model version changed since (begin_pass), never
+    /// brought back; no device loop writes it.
+    Model
   };
 
-  /// Starts a pass: the next map() takes the first slot.
-  void begin_pass();
+  /// A pass whose Copy::Model arrays are all uploaded (no version to go by).
+  static constexpr std::uint64_t kUnversioned = ~std::uint64_t(0);
+  /// Starts a pass: the next map() takes the first slot. `model_version`
+  /// (StepContext::model_version) tells whether Copy::Model arrays changed.
+  void begin_pass(std::uint64_t model_version = kUnversioned);
   /// Points `pointer` at a device copy of its `count` elements, uploaded
   /// unless `copy` is None; a null pointer or no elements map to null (the
   /// slot is kept).
@@ -67,12 +75,19 @@ class ArrayMirror {
     const void* host = nullptr;  ///< this pass's host array (null: unused)
     std::size_t bytes = 0;
     bool writable = false;  ///< brought back by download_writable()
+    // What the buffer holds since its last Copy::Model upload, while no
+    // other mapping of the slot wrote it.
+    bool model_held = false;
+    const void* model_host = nullptr;
+    std::size_t model_bytes = 0;
+    std::uint64_t model_version = 0;
   };
   void* map_bytes(const void* host, std::size_t bytes, bool writable, Copy copy);
 
   DeviceMemory& memory_;
   std::vector<Slot> slots_;
   std::size_t next_ = 0;
+  std::uint64_t model_version_ = 0;  ///< this pass's
   std::size_t held_ = 0, peak_ = 0;
 };
 

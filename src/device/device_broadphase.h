@@ -54,12 +54,12 @@ inline void require_device_geometry(const ShapePoseView& v, const char* who) {
 /// object's).
 inline void map_poses(ArrayMirror& m, ShapePoseView& v) {
   const std::size_t n = v.count > 0 ? static_cast<std::size_t>(v.count) : 0;
-  m.map(v.shape, n);
+  m.map(v.shape, n, ArrayMirror::Copy::Model);
   m.map(v.position, n);
   m.map(v.rotation, n);
   m.map(v.velocity, n);
   m.map(v.angular_velocity, n);
-  m.map(v.is_static, n);
+  m.map(v.is_static, n, ArrayMirror::Copy::Model);
 }
 
 /// The broadphase of `host` (host arrays) on the device of `s`: the poses

@@ -104,8 +104,8 @@ class DeviceContactDetector {
   DeviceContactDetector& operator=(const DeviceContactDetector&) = delete;
 
   /// This step's contacts from `in` (host arrays, mapped into the caller's
-  /// pass of `inputs`), as ContactDetector::detect finds them. Throws pabd::Error for a shape whose geometry is not on the
-  /// device (device_broadphase.h).
+  /// pass of `inputs`), as ContactDetector::detect finds them. Throws pabd::Error for a shape whose
+  /// geometry is not on the device (device_broadphase.h).
   void detect(const ContactDetectInput& in) {
     require_device_geometry(in.poses, "device contacts");
     timings_ = {};
@@ -254,11 +254,12 @@ class DeviceContactDetector {
     ContactDetectInput dev = in;
     const std::size_t n = in.poses.count > 0 ? static_cast<std::size_t>(in.poses.count) : 0;
     map_poses(inputs_, dev.poses);
-    inputs_.map(dev.mass, n);
-    inputs_.map(dev.friction, n);
-    inputs_.map(dev.restitution, n);
-    inputs_.map(dev.collision_group, n);
-    inputs_.map(dev.collision_mask, n);
+    constexpr ArrayMirror::Copy model = ArrayMirror::Copy::Model;  // up after a change only
+    inputs_.map(dev.mass, n, model);
+    inputs_.map(dev.friction, n, model);
+    inputs_.map(dev.restitution, n, model);
+    inputs_.map(dev.collision_group, n, model);
+    inputs_.map(dev.collision_mask, n, model);
     // The never-colliding pairs as the candidates' `joined` list.
     dev.no_collision_pairs = topology_.joined().data();
     dev.no_collision_count = static_cast<int>(topology_.joined().size());

@@ -42,8 +42,7 @@ class MirroredBackend final : public DeviceBackend {
   std::string name() const override { return name_; }
   /// Every buffer only grows, so the sum of the peaks is the peak.
   std::size_t peak_memory() const override {
-    return mirror_.peak_bytes() + poses_.peak_bytes() + meter_.peak +
-           loops_.scratch_peak_bytes();
+    return mirror_.peak_bytes() + poses_.peak_bytes() + meter_.peak + loops_.scratch_peak_bytes();
   }
 
   CopiedBytes copied() const override { return memory_.copied(); }
@@ -67,7 +66,7 @@ class MirroredBackend final : public DeviceBackend {
     // The step's pass starts with the detection's inputs; run_loops goes on
     // with it, so the bodies' arrays both read (poses, mass, static flags)
     // go up once.
-    mirror_.begin_pass();
+    mirror_.begin_pass(ctx.model_version);
     contacts_.detect_after(*ctx.detector, ctx.detect_input);
     ctx.contact = contacts_.arrays();
     ctx.contact_ends = contacts_.ends();
@@ -90,7 +89,7 @@ class MirroredBackend final : public DeviceBackend {
     const int pairs = host.contact.pair_count;
     // With the contacts on the device, this step's detect_stage began the
     // pass (device_step.cpp runs it first).
-    if (!contacts_on_device) mirror_.begin_pass();
+    if (!contacts_on_device) mirror_.begin_pass(host.model_version);
     map_arrays(mirror_, dev.bodies, BodyPass{with_velocities, host.any_external_input});
     map_arrays(mirror_, dev.bonds);
     if (!contacts_on_device) {

@@ -47,9 +47,10 @@ inline void map_arrays(ArrayMirror& m, BodyArrays& b, BodyPass pass = {}) {
                 "map_arrays(BodyArrays) must list every array of BodyArrays");
   const std::size_t n = static_cast<std::size_t>(b.count);
   const std::size_t ends = n > 0 ? static_cast<std::size_t>(b.end_begin[n]) : 0;
-  m.map(b.mass, n);
-  m.map(b.affine_inertia, n);
-  m.map(b.is_static, n);
+  constexpr ArrayMirror::Copy model = ArrayMirror::Copy::Model;  // up after a change only
+  m.map(b.mass, n, model);
+  m.map(b.affine_inertia, n, model);
+  m.map(b.is_static, n, model);
   // The step's inputs are read by external_velocity_kernel alone, which runs
   // on the host before detection (device_step.h): no device copy.
   b.linear_damping = b.angular_damping = nullptr;
@@ -79,8 +80,8 @@ inline void map_arrays(ArrayMirror& m, BodyArrays& b, BodyPass pass = {}) {
   m.map(b.previous_position, n, kScratch);
   m.map(b.previous_orientation, n, kScratch);
   m.map(b.motion, n, kScratch);  // predict's, read by the iterations' idle tests only
-  m.map(b.end_begin, n + 1);
-  m.map(b.end_index, ends);
+  m.map(b.end_begin, n + 1, model);
+  m.map(b.end_index, ends, model);
 }
 
 /// Per bond and per end (2 per bond).

@@ -59,6 +59,8 @@ void WorldImpl::build_topology() {
   bonds.resize_scratch();
   find_mass_behind_joints();
   topology_dirty = false;
+  // Every body added or removed and every bond leads here before a step.
+  ++model_version;
 }
 
 HardBondSettings WorldImpl::hard_settings() const {
@@ -645,6 +647,7 @@ void World::set_collision_filter(BodyId id, std::uint32_t group, std::uint32_t m
   const int i = check_body(w, id, false, "set_collision_filter");
   w.collision_group[i] = group;
   w.collision_mask[i] = mask;
+  ++w.model_version;
   w.any_collision_filter = w.any_collision_filter || group != 1 || mask != 0xffffffffu;
 }
 

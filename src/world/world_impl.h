@@ -63,6 +63,11 @@ class WorldImpl {
 
   /// True when bodies or bonds were added since the adjacency was built.
   bool topology_dirty = true;
+  /// Bumped by every change to the bodies' model (mass, inertia, static
+  /// flag, bond-end adjacency, shape, friction, restitution, collision
+  /// filter): a device uploads those arrays only after a change
+  /// (StepContext::model_version).
+  std::uint64_t model_version = 0;
   /// The divergence guard's reference and drive work (energy_audit.h);
   /// restarted by every edit that brings energy from outside.
   EnergyAudit energy_audit;
