@@ -50,7 +50,7 @@ def number(x, digits=3):
 def timing_table(title, cpu, gpu, with_paper):
     lines = [f"## {title}", "",
              "| scene | bodies | CPU ms/step | GPU ms/step | GPU: collision (host) | GPU: solve | "
-             "GPU: copies | GPU: MB up / down | CPU / GPU | device MB | outcome | "
+             "GPU: copies ms | GPU: MB up / down (copies) | CPU / GPU | device MB | outcome | "
              "paper RTX 3080 ms |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for scene in sorted(set(cpu) | set(gpu)):
@@ -59,8 +59,8 @@ def timing_table(title, cpu, gpu, with_paper):
         cells = [scene, str(g.get("bodies") or c.get("bodies") or ""), number(c_ms), number(g_ms),
                  number(g.get("collision_ms")), number(g.get("solve_ms")),
                  number(g.get("transfer_ms")),
-                 f"{number(g.get('uploaded_mb'), 1)} / {number(g.get('downloaded_mb'), 1)}"
-                 if g.get("uploaded_mb") not in (None, "") else "",
+                 f"{number(g.get('uploaded_mb'), 1)} / {number(g.get('downloaded_mb'), 1)} "
+                 f"({number(g.get('copies'), 0)})" if g.get("uploaded_mb") not in (None, "") else "",
                  f"{c_ms / g_ms:.2f}" if c_ms and g_ms else "",
                  number(g.get("device_peak_mb"), 0), g.get("outcome") or c.get("outcome") or "",
                  PAPER_TABLE2.get(scene, "") if with_paper else ""]

@@ -18,7 +18,7 @@ SUMMARY = os.path.join(HERE, "..", "scripts", "gpu_summary.py")
 
 HEADER = ["scene", "bodies", "joints", "iterations", "threads", "steps", "collision_ms",
           "solve_ms", "total_ms", "contacts", "outcome", "commit", "machine", "compiler",
-          "device", "device_peak_mb", "transfer_ms", "uploaded_mb", "downloaded_mb"]
+          "device", "device_peak_mb", "transfer_ms", "uploaded_mb", "downloaded_mb", "copies"]
 
 
 def write_csv(path, rows):
@@ -30,9 +30,9 @@ def write_csv(path, rows):
 
 
 def row(scene, bodies, total, device, peak="0", transfer="0", collision=1.0, solve=1.0,
-        uploaded="", downloaded=""):
+        uploaded="", downloaded="", copies=""):
     return [scene, bodies, 0, 20, 16, 5, collision, solve, total, 100, "ok", "abc1234", "m", "c",
-            device, peak, transfer, uploaded, downloaded]
+            device, peak, transfer, uploaded, downloaded, copies]
 
 
 class GpuSummary(unittest.TestCase):
@@ -43,7 +43,7 @@ class GpuSummary(unittest.TestCase):
             write_csv(os.path.join(d, "table2_cpu.csv"), [row("ball_into_stack", 1001, 8.0, "CPU")])
             write_csv(os.path.join(d, "table2_cuda.csv"),
                       [row("ball_into_stack", 1001, 2.0, "Test Card", "100", "0.5",
-                           uploaded="0.54", downloaded="0.37")])
+                           uploaded="0.54", downloaded="0.37", copies="41")])
             write_csv(os.path.join(d, "piles_cpu.csv"), [row("pile_50_heavy", 125001, 2000.0, "CPU")])
             write_csv(os.path.join(d, "piles_cuda.csv"),
                       [row("pile_50_heavy", 125001, 50.0, "Test Card", "3000", "20")])
@@ -56,7 +56,7 @@ class GpuSummary(unittest.TestCase):
             self.assertIn("- spring_net on Test Card: steps 60, bits identical", out)
             self.assertIn("- passed 7, failed 0, skipped 0", out)
             self.assertIn("| ball_into_stack | 1001 | 8.000 | 2.000 | 1.000 | 1.000 | 0.500 "
-                          "| 0.5 / 0.4 | 4.00 "
+                          "| 0.5 / 0.4 (41) | 4.00 "
                           "| 100 | ok | 3.15 + 2.65 (ball hit b) |", out)
             self.assertIn("| pile_50_heavy | 125001 | 2000.000 | 50.000 | 1.000 | 1.000 | 20.000 "
                           "|  | 40.00 | 3000 | ok |  |", out)

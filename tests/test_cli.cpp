@@ -575,7 +575,7 @@ const char* kBenchCsvHeader =
     "outcome,commit,machine,compiler,stage_detect_ms,stage_broadphase_ms,stage_narrowphase_ms,"
     "stage_contact_setup_ms,stage_contact_load_ms,stage_predict_ms,stage_bonds_ms,"
     "stage_solve_ms,stage_dual_ms,stage_velocities_ms,stage_total_ms,stage_fields_ms,device,"
-    "device_peak_mb,transfer_ms,uploaded_mb,downloaded_mb";
+    "device_peak_mb,transfer_ms,uploaded_mb,downloaded_mb,copies";
 
 /// The CSV's data rows as maps from column name to text; the header is checked.
 std::vector<std::map<std::string, std::string>> bench_rows(const std::string& csv_path) {

@@ -312,6 +312,7 @@ TEST(ArrayMirror, InGoesUpOnlyAndOutComesBackOnly) {
   EXPECT_EQ(memory.downloads, 1);
   EXPECT_EQ(memory.copied().up, 2 * sizeof(double));
   EXPECT_EQ(memory.copied().down, 2 * sizeof(double));
+  EXPECT_EQ(memory.copied().uploads + memory.copied().downloads, 2u);
 }
 
 TEST(ArrayMirror, ModelGoesUpAfterAChangeOnly) {

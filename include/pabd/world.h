@@ -435,6 +435,8 @@ struct StageTimings {
   /// The same copies' volume: host to device and device to host [MB, 1e6 bytes].
   double uploaded_mb = 0;
   double downloaded_mb = 0;
+  /// Their number, both ways: each waits for the device.
+  double copies = 0;
   /// The fields' coupling (pabd/fields.h): water and wind forces before the
   /// step, the sand and the wake after it. Not in total_ms: the paper's
   /// Table 2 leaves the coupling out of its times too.

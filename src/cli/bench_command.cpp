@@ -83,6 +83,7 @@ struct Row {
   double transfer_ms = 0;        ///< median of StageTimings::transfer_ms (CSV only)
   double uploaded_mb = 0;        ///< median of StageTimings::uploaded_mb (CSV only)
   double downloaded_mb = 0;      ///< median of StageTimings::downloaded_mb (CSV only)
+  double copies = 0;             ///< median of StageTimings::copies (CSV only)
   std::string outcome;           ///< ok, non-finite at step N, skipped (...), error: ...
   bool failed = false;           ///< an error or a non-finite state: exit status 1
 };
@@ -346,7 +347,7 @@ std::string csv_header() {
       "outcome,commit,machine,compiler";
   for (const auto& [name, values] : StepSamples{}.stages())
     h.append(",stage_").append(name).append("_ms");
-  return h + ",device,device_peak_mb,transfer_ms,uploaded_mb,downloaded_mb\n";
+  return h + ",device,device_peak_mb,transfer_ms,uploaded_mb,downloaded_mb,copies\n";
 }
 
 void write_csv_row(std::ostream& csv, const Row& r, const BuildAndMachine& d) {
@@ -363,6 +364,7 @@ void write_csv_row(std::ostream& csv, const Row& r, const BuildAndMachine& d) {
   line.append(",").append(stepped ? format_number(r.transfer_ms) : "");
   line.append(",").append(stepped ? format_number(r.uploaded_mb) : "");
   line.append(",").append(stepped ? format_number(r.downloaded_mb) : "");
+  line.append(",").append(stepped ? format_number(r.copies) : "");
   csv << line << "\n" << std::flush;
 }
 
@@ -400,7 +402,7 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
   const std::size_t n = ctx.threads.size();
   std::vector<StepSamples> samples(n);
   std::vector<long long> steps_per_run(n, 0), failed_at(n, 0);
-  std::vector<std::vector<double>> transfer(n), uploaded(n), downloaded(n);
+  std::vector<std::vector<double>> transfer(n), uploaded(n), downloaded(n), copies(n);
   std::vector<double> device_peak_mb(n, 0);
   std::string device;
   std::vector<StepFailure> failure(n, StepFailure::None);
@@ -444,6 +446,7 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
         transfer[i].push_back(t.transfer_ms);
         uploaded[i].push_back(t.uploaded_mb);
         downloaded[i].push_back(t.downloaded_mb);
+        copies[i].push_back(t.copies);
         ++taken;
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         ctx.progress.show(label + std::to_string(taken) + "/" + std::to_string(steps) + ", " +
@@ -473,6 +476,7 @@ std::vector<Row> bench_scene(const std::string& path, const Scene& scene, const 
     r.transfer_ms = median(transfer[i]);
     r.uploaded_mb = median(uploaded[i]);
     r.downloaded_mb = median(downloaded[i]);
+    r.copies = median(copies[i]);
     if (!samples[i].step_ms.empty())
       for (const auto& [name, values] : samples[i].stages()) r.stage_ms.push_back(median(*values));
     r.failed = failed_at[i] > 0;

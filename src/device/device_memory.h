@@ -9,10 +9,12 @@
 
 namespace pabd {
 
-/// Bytes copied each way since a DeviceMemory was made.
+/// Bytes copied each way since a DeviceMemory was made, and the copies:
+/// each waits for the device, so their number costs a step time too.
 struct CopiedBytes {
   std::size_t up = 0;    ///< host to device
   std::size_t down = 0;  ///< device to host
+  std::size_t uploads = 0, downloads = 0;
 };
 
 class DeviceMemory {
@@ -24,10 +26,12 @@ class DeviceMemory {
   /// The copies, counted here so that every backend reports what it moved.
   void upload(void* device, const void* host, std::size_t bytes) {
     copied_.up += bytes;
+    ++copied_.uploads;
     copy_to_device(device, host, bytes);
   }
   void download(void* host, const void* device, std::size_t bytes) {
     copied_.down += bytes;
+    ++copied_.downloads;
     copy_to_host(host, device, bytes);
   }
   CopiedBytes copied() const { return copied_; }

@@ -52,6 +52,7 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
   const CopiedBytes after = device.copied();
   ctx.timings.uploaded_mb = double(after.up - before.up) * 1e-6;
   ctx.timings.downloaded_mb = double(after.down - before.down) * 1e-6;
+  ctx.timings.copies = double(after.uploads + after.downloads - before.uploads - before.downloads);
   return result;
 }
 
