@@ -432,7 +432,9 @@ struct StageTimings {
   /// WorldDef::device other than the CPU: the copies between host and device
   /// memory (part of total_ms).
   double transfer_ms = 0;
-  /// The same copies' volume: host to device and device to host [MB, 1e6 bytes].
+  /// The step's copies' volume, those of the World's readers around the
+  /// stages included (the fields', the divergence guard's): host to device
+  /// and device to host [MB, 1e6 bytes].
   double uploaded_mb = 0;
   double downloaded_mb = 0;
   /// Their number, both ways: each waits for the device.

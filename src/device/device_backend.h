@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "collision/broadphase_pipeline.h"
 #include "device/device_memory.h"
@@ -36,7 +37,10 @@ class DeviceBackend {
   /// ctx.contact and ctx.contact_ends then point at the device's arrays,
   /// ctx.contact_graph at host copies of the pairs' bodies and adjacency;
   /// ctx.timings gets the detection's stage times.
-  virtual void detect_stage(StepContext& ctx) = 0;
+  /// With `graph_to_host` false the pairs' graph stays on the device
+  /// (ctx.contact_graph is empty): only the guard's carried speeds read it
+  /// after the step, and carry_contact_speeds does that there.
+  virtual void detect_stage(StepContext& ctx, bool graph_to_host) = 0;
   /// Copies the context's arrays (host memory) to the device, runs the
   /// predict, warm start and iterate loops there over `sweeps`, and copies
   /// back what they wrote; times them into ctx.timings. With
@@ -64,6 +68,13 @@ class DeviceBackend {
   /// one's matching; with `out`, its results brought back. For its tests:
   /// it shares the step's detector, so a world's steps do not mix with it.
   virtual void detect_contacts(const ContactDetectInput& in, DetectedContacts* out) = 0;
+  /// The divergence guard's speeds carried over the last step's contact
+  /// pairs (solver/carried_speed.h: contact_carried_speed, for every body,
+  /// with `extent`), from the device's contacts and end-of-step state, into
+  /// `out`; false, with nothing done, when the device does not hold both
+  /// (the host detected, or the velocities were the host's): then the
+  /// step's pairs' graph came back, and the host carries them.
+  virtual bool carry_contact_speeds(double extent, std::vector<double>& out) = 0;
   /// Most device memory held so far [bytes].
   virtual std::size_t peak_memory() const = 0;
   /// Bytes copied each way since the backend was made.

@@ -12,7 +12,7 @@
 // geometry is on the device: its iterations read these arrays where they
 // are, and the host's ContactDetector gets a copy only when a host reader
 // asks (contact_handover.h). The host stages that read contacts every step
-// get the pairs' graph in host memory (graph()). Its tests require the host
+// get the pairs' graph in host memory (graph()) where they run. Its tests require the host
 // detector's arrays bit for bit.
 #pragma once
 

@@ -17,6 +17,13 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
   // A thread per block would leave the device idle: sweep by body colours.
   ctx.settings.block_order_min_bodies = std::numeric_limits<int>::max();
   const bool contacts_on_device = ctx.detector && device.detects(ctx.detect_input);
+  // The velocities follow the loops there unless a host stage must come
+  // between them (island momentum) or after them on the host's contacts
+  // (restitution reads the velocities it changes).
+  const bool velocities_on_device = !ctx.any_restitution && !island_momentum_applies(ctx);
+  // The pairs' graph comes back for island momentum, and for the guard's
+  // carried speeds unless the device carries them (carry_contact_speeds).
+  const bool graph_to_host = !velocities_on_device;
   const auto detect = [&](StepContext& c) {
     if (!contacts_on_device) {
       // The host detects: from the device's last contacts, if it holds newer.
@@ -25,15 +32,10 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
     }
     // The colouring over the contacts follows on the device (run_loops).
     const auto t0 = StageClock::now();
-    device.detect_stage(c);
+    device.detect_stage(c, graph_to_host);
     c.timings.detect_ms = ms_since(t0);
   };
-  // The velocities follow the loops there unless a host stage must come
-  // between them (island momentum) or after them on the host's contacts
-  // (restitution reads the velocities it changes).
-  const bool velocities_on_device = !ctx.any_restitution && !island_momentum_applies(ctx);
-  const CopiedBytes before = device.copied();
-  const StepResult result = pabd_step_with(
+  return pabd_step_with(
       ctx, detect,
       [&](StepContext& c) {
         device.run_loops(c, iteration_colouring(c), contacts_on_device, velocities_on_device);
@@ -49,11 +51,6 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
       [&](StepContext& c) {
         if (!velocities_on_device) velocities_stage(c);
       });
-  const CopiedBytes after = device.copied();
-  ctx.timings.uploaded_mb = double(after.up - before.up) * 1e-6;
-  ctx.timings.downloaded_mb = double(after.down - before.down) * 1e-6;
-  ctx.timings.copies = double(after.uploads + after.downloads - before.uploads - before.downloads);
-  return result;
 }
 
 }  // namespace pabd

@@ -4,7 +4,8 @@
 //   host     external velocity
 //   device   detect: broadphase, narrowphase, contact arrays, matching,
 //            pairs, adjacency, load (device_contacts.h); the pairs' graph
-//            comes back for the host's stages that read it
+//            comes back where island momentum or restitution runs on the
+//            host (the guard's carried speeds are found here otherwise)
 //   device   the colouring over bonds and contacts (parallel rounds; the
 //            colours' sizes come back)
 //   device   predict, warm start, the K iterations: the same loops over the

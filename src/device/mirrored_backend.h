@@ -15,6 +15,7 @@
 #include "device/device_broadphase.h"
 #include "device/device_contacts.h"
 #include "device/view_mirror.h"
+#include "solver/carried_speed.h"
 #include "solver/colouring.h"
 #include "solver/colouring_rounds.h"
 #include "solver/step_loops.h"
@@ -62,7 +63,8 @@ class MirroredBackend final : public DeviceBackend {
     return first_host_only_shape(in.poses) < 0;
   }
 
-  void detect_stage(StepContext& ctx) override {
+  void detect_stage(StepContext& ctx, bool graph_to_host) override {
+    carry_here_ = false;  // until this step's loops ran
     // The step's pass starts with the detection's inputs; run_loops goes on
     // with it, so the bodies' arrays both read (poses, mass, static flags)
     // go up once.
@@ -70,10 +72,33 @@ class MirroredBackend final : public DeviceBackend {
     contacts_.detect_after(*ctx.detector, ctx.detect_input);
     ctx.contact = contacts_.arrays();
     ctx.contact_ends = contacts_.ends();
-    const auto t0 = StageClock::now();
-    ctx.contact_graph = contacts_.graph();
-    ctx.timings.transfer_ms += ms_since(t0);
+    if (graph_to_host) {
+      const auto t0 = StageClock::now();
+      ctx.contact_graph = contacts_.graph();
+      ctx.timings.transfer_ms += ms_since(t0);
+    }
     add_detect_timings(contacts_.timings(), ctx.timings);
+  }
+
+  bool carry_contact_speeds(double extent, std::vector<double>& out) override {
+    if (!carry_here_) return false;
+    const BodyArrays bodies = carry_bodies_;
+    const int n = bodies.count;
+    double* carried = stage_.room(carried_, static_cast<std::size_t>(n));
+    const ContactArrays c = contacts_.arrays();
+    const ContactEnds e = contacts_.ends();
+    if (e.begin) {
+      const ContactGraph graph = contact_graph_of(c, e);
+      loops_.each(n, [=] PABD_LAMBDA(int to) {
+        carried[to] = contact_carried_speed(bodies, graph, extent, to);
+      });
+    } else {
+      loops_.each(n, [=] PABD_LAMBDA(int to) { carried[to] = 0; });
+    }
+    out.resize(static_cast<std::size_t>(n));
+    if (n > 0) memory_.download(out.data(), carried, out.size() * sizeof(double));
+    carry_here_ = false;  // once per step
+    return true;
   }
 
   bool bring_back_contacts(ContactDetector& host) override { return contacts_.bring_back(host); }
@@ -126,6 +151,9 @@ class MirroredBackend final : public DeviceBackend {
     t0 = StageClock::now();
     mirror_.download_writable();
     t.transfer_ms += ms_since(t0);
+    // The step's contacts and end-of-step state are both here.
+    carry_here_ = contacts_on_device && with_velocities;
+    carry_bodies_ = dev.bodies;
   }
 
  private:
@@ -161,8 +189,12 @@ class MirroredBackend final : public DeviceBackend {
   DeviceMeter meter_;  ///< the device's own arrays (the broadphase's, the contacts')
   DeviceStageBackend<Loops> stage_;
   std::vector<int> colour_begin_, bond_colour_begin_;  ///< colour_on_device's launch sizes
+  // carry_contact_speeds: whether it may run, over which device views.
+  bool carry_here_ = false;
+  BodyArrays carry_bodies_;
   // Last: their arrays go back to memory_ before memory_ goes.
   BroadphaseState<DeviceStageBackend<Loops>> broadphase_;
+  DeviceArray<double> carried_;  ///< carry_contact_speeds' per body
   DeviceContactDetector<Loops> contacts_;
   ColouringRoundsArrays<DeviceStageBackend<Loops>> colouring_;
 };

@@ -8,7 +8,9 @@
 
 #include "bonds/bond_kernels.h"
 #include "core/parallel.h"
+#include "device/device_backend.h"
 #include "solver/body_kernels.h"
+#include "solver/carried_speed.h"
 #include "solver/external_velocity.h"
 #include "world/joint_axes.h"
 #include "world/world_impl.h"
@@ -119,17 +121,10 @@ double speed_scale(const WorldImpl& w, double extent) {
 }
 
 /// Raises body `to`'s carried speed to what body `from`'s frame moves at its
-/// place, when `from` is strictly heavier and both move. The lever is at most
-/// the scene's extent at the reference: a body flung farther than that from
-/// its partner has left the joint's or contact's geometry, and a longer lever
-/// would let an explosion raise its own bound.
+/// place (solver/carried_speed.h).
 void carry(const BodyArrays& b, int from, int to, EnergyAudit& a) {
-  if (from < 0 || to < 0 || b.is_static[from] || b.is_static[to] || !(b.mass[from] > b.mass[to]))
-    return;
-  const double lever = std::min(double(length(b.position[to] - b.position[from])), a.extent);
-  const double reach =
-      double(length(b.velocity[from])) + double(length(b.angular_velocity[from])) * lever;
-  a.carried_speed[to] = std::max(a.carried_speed[to], reach);
+  if (from < 0 || to < 0) return;
+  a.carried_speed[to] = std::max(a.carried_speed[to], carried_reach(b, from, to, a.extent));
 }
 
 /// Carries speeds across every joint's bonds and every contact pair (its
@@ -146,11 +141,18 @@ void carry_speeds(WorldImpl& w, EnergyAudit& a) {
     carry(b, ea, eb, a);
     carry(b, eb, ea, a);
   }
+  // A device that kept the step's contacts carries their speeds there.
+  std::vector<double>& from_device = a.device_carried_speed;
+  if (w.device && w.device->carry_contact_speeds(a.extent, from_device)) {
+    for (int to = 0; to < b.count; ++to)
+      a.carried_speed[to] = std::max(a.carried_speed[to], from_device[std::size_t(to)]);
+    return;
+  }
   const ContactGraph& c = w.contact_graph;
   if (c.end_begin) {
     parallel_for(w.settings.parallel_for, w.threads, b.count, [&](int to) {
-      for (int at = c.end_begin[to]; at < c.end_begin[to + 1]; ++at)
-        carry(b, c.pair_body[c.end_index[at] ^ 1], to, a);
+      a.carried_speed[to] =
+          std::max(a.carried_speed[to], contact_carried_speed(b, c, a.extent, to));
     });
     return;
   }

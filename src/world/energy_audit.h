@@ -35,6 +35,9 @@ struct EnergyAudit {
   /// moved at its place since the reference, |v_j| + |w_j| |x_i - x_j| [m/s];
   /// never decreases.
   std::vector<double> carried_speed;
+  /// A step's contact pairs' part of it, when a device computed it
+  /// (DeviceBackend::carry_contact_speeds): scratch.
+  std::vector<double> device_carried_speed;
   /// Per body: the speed the applied forces and torques could have given it
   /// since the reference, h |F| / m + h |I^-1 tau| (half its size) a step [m/s].
   std::vector<double> pushed_speed;

@@ -96,7 +96,21 @@ void add_joint_efforts(WorldImpl& w) {
 
 }  // namespace
 
+namespace {
+
+/// The copies between host and device since `before`, into `t`.
+void record_copies(StageTimings& t, const CopiedBytes& before, const CopiedBytes& after) {
+  t.uploaded_mb = double(after.up - before.up) * 1e-6;
+  t.downloaded_mb = double(after.down - before.down) * 1e-6;
+  t.copies = double(after.uploads + after.downloads - before.uploads - before.downloads);
+}
+
+}  // namespace
+
 StepResult WorldImpl::step() {
+  // A step's copies: the device's stages', and those of the host's readers
+  // around them (the fields, the guard's carried speeds).
+  const CopiedBytes copied_before = device ? device->copied() : CopiedBytes{};
   raycast_tree.invalidate();  // the bodies move
   add_joint_efforts(*this);
   const auto fields_start = StageClock::now();
@@ -134,6 +148,7 @@ StepResult WorldImpl::step() {
   }
   timings.fields_ms = fields_ms;
   audit_after_step(*this, result);
+  if (device) record_copies(timings, copied_before, device->copied());
   // Forces and torques were for this step only.
   if (any_applied) {
     std::fill(bodies.applied_force.begin(), bodies.applied_force.end(), Vec3{});
