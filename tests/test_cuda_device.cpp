@@ -89,12 +89,14 @@ void compare(const char* name, int steps) {
   const bool same_snapshot = cpu.save_state() == gpu.save_state();
   std::printf(
       "gpu-compare %s on %s: steps %d, bits %s, snapshot %s, step 1 max |dx| %.3g m, step %d "
-      "max |dx| %.3g m |dv| %.3g m/s, peak device memory %.1f MB\n",
+      "max |dx| %.3g m |dv| %.3g m/s, peak device memory %.1f MB, last step %.0f copies "
+      "(%.3f MB up, %.3f MB down)\n",
       name, gpu.device_name().c_str(), steps,
       first_difference == 0 ? "identical"
                             : ("part at step " + std::to_string(first_difference)).c_str(),
       same_snapshot ? "identical" : "differs", after_one.position, steps, last.position,
-      last.velocity, static_cast<double>(gpu.device_peak_memory()) / 1e6);
+      last.velocity, static_cast<double>(gpu.device_peak_memory()) / 1e6, gpu.last_timings().copies,
+      gpu.last_timings().uploaded_mb, gpu.last_timings().downloaded_mb);
   EXPECT_EQ(first_difference, 0) << name << ": the bits part at step " << first_difference
                                  << " (step 1 apart by " << after_one.position << " m)";
   EXPECT_TRUE(same_snapshot) << name << ": the snapshots (contacts included) differ";
