@@ -49,6 +49,7 @@ class MirroredBackend final : public DeviceBackend {
   CopiedBytes copied() const override { return memory_.copied(); }
 
   void detect_contacts(const ContactDetectInput& in, DetectedContacts* out) override {
+    carry_here_ = false;  // a new pass: the loops' views are gone
     mirror_.begin_pass();
     contacts_.detect(in);
     if (out) contacts_.download(in.poses.count, *out);
