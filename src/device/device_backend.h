@@ -46,8 +46,9 @@ class DeviceBackend {
   /// back what they wrote; times them into ctx.timings. With
   /// `contacts_on_device` the contacts are detect_stage's, already there,
   /// and stay there; otherwise they are host arrays, copied like the rest.
-  /// With `with_velocities` the velocities stage follows the iterations there
-  /// (the step's island momentum must not apply, view_mirror.h: BodyPass).
+  /// With `with_velocities` the velocities and restitution stages follow the
+  /// iterations there (the step's island momentum must not apply,
+  /// view_mirror.h: BodyPass).
   virtual void run_loops(StepContext& ctx, const IterationColouring& sweeps,
                          bool contacts_on_device, bool with_velocities) = 0;
   /// Brings the device's contacts into `host` when they are newer than its

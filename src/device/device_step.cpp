@@ -17,10 +17,9 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
   // A thread per block would leave the device idle: sweep by body colours.
   ctx.settings.block_order_min_bodies = std::numeric_limits<int>::max();
   const bool contacts_on_device = ctx.detector && device.detects(ctx.detect_input);
-  // The velocities follow the loops there unless a host stage must come
-  // between them (island momentum) or after them on the host's contacts
-  // (restitution reads the velocities it changes).
-  const bool velocities_on_device = !ctx.any_restitution && !island_momentum_applies(ctx);
+  // The velocities and restitution follow the loops there unless a host
+  // stage must come between them (island momentum).
+  const bool velocities_on_device = !island_momentum_applies(ctx);
   // The pairs' graph comes back for island momentum, and for the guard's
   // carried speeds unless the device carries them (carry_contact_speeds).
   const bool graph_to_host = !velocities_on_device;
@@ -39,8 +38,8 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
       ctx, detect,
       [&](StepContext& c) {
         device.run_loops(c, iteration_colouring(c), contacts_on_device, velocities_on_device);
-        // Restitution reads the contacts on the host (contact_restitution.h).
-        if (contacts_on_device && c.any_restitution) {
+        // Restitution on the host reads the contacts there (contact_restitution.h).
+        if (contacts_on_device && c.any_restitution && !velocities_on_device) {
           const auto t0 = StageClock::now();
           device.bring_back_contacts(*c.detector);
           c.contact = c.detector->arrays();
@@ -49,7 +48,9 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
         }
       },
       [&](StepContext& c) {
-        if (!velocities_on_device) velocities_stage(c);
+        if (velocities_on_device) return;
+        velocities_stage(c);
+        restitution_stage(c);
       });
 }
 

@@ -4,17 +4,18 @@
 //   host     external velocity
 //   device   detect: broadphase, narrowphase, contact arrays, matching,
 //            pairs, adjacency, load (device_contacts.h); the pairs' graph
-//            comes back where island momentum or restitution runs on the
-//            host (the guard's carried speeds are found here otherwise)
+//            comes back where island momentum runs on the host (the
+//            guard's carried speeds are found here otherwise)
 //   device   the colouring over bonds and contacts (parallel rounds; the
 //            colours' sizes come back)
 //   device   predict, warm start, the K iterations: the same loops over the
 //            same kernels (solver/step_loops.h); the bodies and bonds are
 //            copies, copied back afterwards, the contacts stay
-//   device   velocities, unless island momentum applies or a contact may
-//            bounce (then on the host, after island momentum)
-//   host     island momentum (serial, over the pairs' graph), restitution
-//            (the contacts brought back first), the finiteness check
+//   device   velocities and restitution (device_restitution.h), unless
+//            island momentum applies: then on the host after it, the
+//            contacts brought back first for restitution
+//   host     island momentum (serial, over the pairs' graph), the
+//            finiteness check
 //
 // A scene with a shape whose geometry only the host has (hulls, compounds,
 // height fields, meshes) detects on the host instead, and its contacts

@@ -14,6 +14,7 @@
 #include "device/device_backend.h"
 #include "device/device_broadphase.h"
 #include "device/device_contacts.h"
+#include "device/device_restitution.h"
 #include "device/view_mirror.h"
 #include "solver/carried_speed.h"
 #include "solver/colouring.h"
@@ -145,6 +146,7 @@ class MirroredBackend final : public DeviceBackend {
     if (with_velocities) {
       const auto velocities_mark = loops_.start();
       velocities_loops(dev, loops_);
+      device_restitution(stage_, restitution_, dev);
       loops_.stop(velocities_mark, t.velocities_ms);
     }
     loops_.finish();  // the loops done, their timings settled
@@ -196,6 +198,7 @@ class MirroredBackend final : public DeviceBackend {
   // Last: their arrays go back to memory_ before memory_ goes.
   BroadphaseState<DeviceStageBackend<Loops>> broadphase_;
   DeviceArray<double> carried_;  ///< carry_contact_speeds' per body
+  DeviceRestitutionArrays restitution_;
   DeviceContactDetector<Loops> contacts_;
   ColouringRoundsArrays<DeviceStageBackend<Loops>> colouring_;
 };

@@ -11,12 +11,18 @@
 namespace pabd {
 
 StepResult pabd_step(StepContext& ctx) {
-  return pabd_step_with(ctx, detect_stage, [](StepContext& c) {
-    predict_stage(c);
-    warm_start_stage(c);
-    observe(c, -1);
-    iterate_stage(c);
-  }, velocities_stage);
+  return pabd_step_with(
+      ctx, detect_stage,
+      [](StepContext& c) {
+        predict_stage(c);
+        warm_start_stage(c);
+        observe(c, -1);
+        iterate_stage(c);
+      },
+      [](StepContext& c) {
+        velocities_stage(c);
+        restitution_stage(c);
+      });
 }
 
 StepResult pabd_step_with(StepContext& ctx, const StageFunction& detect,
@@ -27,7 +33,6 @@ StepResult pabd_step_with(StepContext& ctx, const StageFunction& detect,
   middle(ctx);
   island_momentum_stage(ctx);
   velocities(ctx);
-  restitution_stage(ctx);
   ctx.timings.total_ms = ms_since(start);
   return finite_check_stage(ctx);
 }

@@ -18,6 +18,7 @@
 
 #include "bonds/bond_kernels.h"
 #include "contacts/contact_kernels.h"
+#include "contacts/contact_restitution.h"
 #include "core/parallel.h"
 #include "core/stage_clock.h"
 #include "solver/acceleration.h"
@@ -353,6 +354,28 @@ void velocities_loops(const StepContext& ctx, const Loops& loops) {
   const BodyArrays bodies = ctx.bodies;
   const StepConstants k = ctx.settings.constants;
   loops.each(bodies.count, [=] PABD_LAMBDA(int i) { velocity_kernel(bodies, i, k); });
+}
+
+/// The restitution stage's Jacobi rounds (contacts/contact_restitution.h),
+/// once a contact bounces, over scratch `s` (per contact: impulse and
+/// delta; per body: share).
+template <typename Loops>
+void restitution_loops(const StepContext& ctx, const RestitutionScratch& s, const Loops& loops) {
+  const BodyArrays bodies = ctx.bodies;
+  const ContactArrays contact = ctx.contact;
+  const ContactEnds ends = ctx.contact_ends;
+  const Real threshold =
+      restitution_threshold(ctx.settings.constants.gravity, ctx.settings.constants.h);
+  loops.each(bodies.count,
+             [=] PABD_LAMBDA(int i) { restitution_share_kernel(contact, ends, threshold, s, i); });
+  for (int round = 0; round < kRestitutionRounds; ++round) {
+    const bool first = round == 0;
+    loops.each(contact.count, [=] PABD_LAMBDA(int k) {
+      restitution_impulse_kernel(bodies, contact, threshold, s, first, k);
+    });
+    loops.each(bodies.count,
+               [=] PABD_LAMBDA(int i) { restitution_apply_kernel(bodies, contact, ends, s, i); });
+  }
 }
 
 }  // namespace pabd

@@ -113,15 +113,7 @@ void restitution_stage(StepContext& ctx) {
     b.restitution_share.resize(std::max(b.restitution_share.size(), std::size_t(nb)));
     const RestitutionScratch s{b.restitution_impulse.data(), b.restitution_delta.data(),
                                b.restitution_share.data()};
-    for_each_index(ctx, nb,
-                   [&](int i) { restitution_share_kernel(contact, ends, threshold, s, i); });
-    for (int round = 0; round < kRestitutionRounds; ++round) {
-      for_each_index(ctx, nk, [&](int k) {
-        restitution_impulse_kernel(bodies, contact, threshold, s, round == 0, k);
-      });
-      for_each_index(ctx, nb,
-                     [&](int i) { restitution_apply_kernel(bodies, contact, ends, s, i); });
-    }
+    restitution_loops(ctx, s, host_loops(ctx));
   }
   ctx.timings.velocities_ms += ms_since(t0);  // timed with the velocities
 }
