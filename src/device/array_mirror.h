@@ -5,15 +5,17 @@
 // download_writable(). What the loops write before they read it goes only
 // one way or neither: back, when the host reads it after the step (Copy::Out),
 // or nowhere, a step's scratch (Copy::None); what no loop writes only goes up
-// (Copy::In).
+// (Copy::In), and the bodies' model only after it changed (Copy::Model).
 //
 // A pass maps the same arrays in the same order every step (view_mirror.h),
 // so each call takes the next slot and keeps its buffer from step to step,
 // grown to twice the asked size when it outgrows it (like the host's
 // core/scratch_array.h): after the first steps nothing is allocated.
 // Two views may share an array (ContactEnds::weight is
-// ContactArrays::pair_weight): the second mapping of a host pointer in a
-// pass gets the first one's buffer, so the kernels see one array.
+// ContactArrays::pair_weight; the detection's poses are the bodies'): the
+// second mapping of a host pointer in a pass gets the first one's buffer, so
+// the kernels see one array, uploaded as the first mapping said; a later
+// writable mapping still brings it back.
 #pragma once
 
 #include <cstddef>
@@ -54,9 +56,9 @@ class ArrayMirror {
   /// Starts a pass: the next map() takes the first slot. `model_version`
   /// (StepContext::model_version) tells whether Copy::Model arrays changed.
   void begin_pass(std::uint64_t model_version = kUnversioned);
-  /// Points `pointer` at a device copy of its `count` elements, uploaded
-  /// unless `copy` is None; a null pointer or no elements map to null (the
-  /// slot is kept).
+  /// Points `pointer` at a device copy of its `count` elements, copied as
+  /// `copy` says; a null pointer or no elements map to null (the slot is
+  /// kept).
   template <typename T>
   void map(T*& pointer, std::size_t count, Copy copy = Copy::Both) {
     void* device = map_bytes(pointer, count * sizeof(T), !std::is_const_v<T>, copy);
