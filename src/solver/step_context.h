@@ -64,7 +64,7 @@ struct StepContext {
   StepBuffers* buffers = nullptr;
 
   StepSettings settings;
-  std::int64_t steps_taken = 0;     ///< steps before this one (drive targets, AVBD history)
+  std::int64_t steps_taken = 0;  ///< steps before this one (drive targets, AVBD history)
   /// WorldImpl::model_version: a device re-uploads the bodies' model when it changes.
   std::uint64_t model_version = 0;
   bool any_loaded_joint = false;    ///< some hard point bond carries load (acceleration.h)
