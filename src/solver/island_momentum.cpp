@@ -16,21 +16,24 @@ int find_root(std::vector<int>& parent, int i) {
   return i;
 }
 
+/// Body i is a body (not the world, -1) and not static.
+bool moving_body(const BodyArrays& b, int i) { return i >= 0 && !b.is_static[i]; }
+
 }  // namespace
 
 bool island_momentum_applies(const StepContext& ctx) {
   const BodyArrays& b = ctx.bodies;
   const BondArrays& bonds = ctx.bonds;
-  auto moving = [&](int i) { return i >= 0 && !b.is_static[i]; };
   for (int k = 0; k < bonds.count; ++k)
-    if (moving(bonds.end_body[2 * k]) && moving(bonds.end_body[2 * k + 1])) return true;
+    if (moving_body(b, bonds.end_body[2 * k]) && moving_body(b, bonds.end_body[2 * k + 1]))
+      return true;
   return false;
 }
 
 void island_momentum_stage(StepContext& ctx) {
   const BodyArrays& b = ctx.bodies;
   const BondArrays& bonds = ctx.bonds;
-  if (bonds.count == 0 || b.count == 0) return;
+  if (!island_momentum_applies(ctx)) return;
   const auto t0 = StageClock::now();
   StepBuffers& buf = *ctx.buffers;
   std::vector<int>& parent = buf.island_parent;
@@ -39,22 +42,19 @@ void island_momentum_stage(StepContext& ctx) {
   parent.resize(n);
   held.assign(n, 0);
   for (int i = 0; i < b.count; ++i) parent[std::size_t(i)] = i;
-  auto moving = [&](int i) { return i >= 0 && !b.is_static[i]; };
+  auto moving = [&](int i) { return moving_body(b, i); };
   // Islands over the bonds between moving bodies; a bond to the world or a
   // static body holds its island.
-  bool any_island = false;
   for (int k = 0; k < bonds.count; ++k) {
     const int a = bonds.end_body[2 * k], c = bonds.end_body[2 * k + 1];
     if (moving(a) && moving(c)) {
       const int ra = find_root(parent, a), rc = find_root(parent, c);
       if (ra != rc) parent[std::size_t(ra > rc ? ra : rc)] = ra > rc ? rc : ra;
-      any_island = true;
     } else {
       if (moving(a)) held[std::size_t(a)] = 1;
       if (moving(c)) held[std::size_t(c)] = 1;
     }
   }
-  if (!any_island) return;
   // A contact with anything outside the island holds it (the other body's
   // push is not an applied force); one between two of its own bodies (the
   // links of a chain folding onto each other) is internal.
