@@ -22,11 +22,10 @@ struct DeviceRestitutionArrays {
 template <typename Loops>
 void device_restitution(const DeviceStageBackend<Loops>& be, DeviceRestitutionArrays& a,
                         const StepContext& dev) {
+  if (!restitution_stage_applies(dev)) return;
   const ContactArrays contact = dev.contact;
-  if (!dev.any_restitution || contact.count == 0 || !dev.contact_ends.begin) return;
   const Loops& loops = *be.device_loops;
-  const Real threshold =
-      restitution_threshold(dev.settings.constants.gravity, dev.settings.constants.h);
+  const Real threshold = restitution_threshold(dev);
   int* any = be.room(a.any, 1);
   loops.each(1, [=] PABD_LAMBDA(int) { any[0] = 0; });
   // Every bouncing contact writes the same 1: no order to keep.
@@ -37,7 +36,7 @@ void device_restitution(const DeviceStageBackend<Loops>& be, DeviceRestitutionAr
   const std::size_t nk = static_cast<std::size_t>(contact.count);
   const std::size_t nb = static_cast<std::size_t>(dev.bodies.count);
   const RestitutionScratch s{be.room(a.impulse, nk), be.room(a.delta, nk), be.room(a.share, nb)};
-  restitution_loops(dev, s, loops);
+  restitution_loops(dev, threshold, s, loops);
 }
 
 }  // namespace pabd

@@ -48,9 +48,7 @@ StepResult device_step(StepContext& ctx, DeviceBackend& device) {
         }
       },
       [&](StepContext& c) {
-        if (velocities_on_device) return;
-        velocities_stage(c);
-        restitution_stage(c);
+        if (!velocities_on_device) velocities_and_restitution_stage(c);
       });
 }
 

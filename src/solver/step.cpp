@@ -19,10 +19,7 @@ StepResult pabd_step(StepContext& ctx) {
         observe(c, -1);
         iterate_stage(c);
       },
-      [](StepContext& c) {
-        velocities_stage(c);
-        restitution_stage(c);
-      });
+      velocities_and_restitution_stage);
 }
 
 StepResult pabd_step_with(StepContext& ctx, const StageFunction& detect,

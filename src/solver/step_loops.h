@@ -356,16 +356,27 @@ void velocities_loops(const StepContext& ctx, const Loops& loops) {
   loops.each(bodies.count, [=] PABD_LAMBDA(int i) { velocity_kernel(bodies, i, k); });
 }
 
+/// Whether the restitution stage may find a bouncing contact: some body has
+/// restitution and the step has contacts listed per body.
+inline bool restitution_stage_applies(const StepContext& ctx) {
+  return ctx.any_restitution && ctx.contact.count > 0 && ctx.contact_ends.begin;
+}
+
+/// The approach speed below which no contact bounces this step
+/// (contacts/contact_restitution.h).
+inline Real restitution_threshold(const StepContext& ctx) {
+  return restitution_threshold(ctx.settings.constants.gravity, ctx.settings.constants.h);
+}
+
 /// The restitution stage's Jacobi rounds (contacts/contact_restitution.h),
-/// once a contact bounces, over scratch `s` (per contact: impulse and
-/// delta; per body: share).
+/// once a contact bounces faster than `threshold`, over scratch `s` (per
+/// contact: impulse and delta; per body: share).
 template <typename Loops>
-void restitution_loops(const StepContext& ctx, const RestitutionScratch& s, const Loops& loops) {
+void restitution_loops(const StepContext& ctx, Real threshold, const RestitutionScratch& s,
+                       const Loops& loops) {
   const BodyArrays bodies = ctx.bodies;
   const ContactArrays contact = ctx.contact;
   const ContactEnds ends = ctx.contact_ends;
-  const Real threshold =
-      restitution_threshold(ctx.settings.constants.gravity, ctx.settings.constants.h);
   loops.each(bodies.count,
              [=] PABD_LAMBDA(int i) { restitution_share_kernel(contact, ends, threshold, s, i); });
   for (int round = 0; round < kRestitutionRounds; ++round) {

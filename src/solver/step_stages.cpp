@@ -97,12 +97,10 @@ void velocities_stage(StepContext& ctx) {
 /// kRestitutionRounds Jacobi rounds (contact_restitution.h).
 void restitution_stage(StepContext& ctx) {
   const ContactArrays& contact = ctx.contact;
-  const ContactEnds& ends = ctx.contact_ends;
   const BodyArrays& bodies = ctx.bodies;
-  if (!ctx.any_restitution || contact.count == 0 || !ends.begin) return;
+  if (!restitution_stage_applies(ctx)) return;
   const auto t0 = StageClock::now();
-  const Real threshold =
-      restitution_threshold(ctx.settings.constants.gravity, ctx.settings.constants.h);
+  const Real threshold = restitution_threshold(ctx);
   bool any = false;  // a serial scan: most steps have no bouncing contact
   for (int k = 0; k < contact.count && !any; ++k) any = restitution_active(contact, k, threshold);
   if (any) {
@@ -113,9 +111,14 @@ void restitution_stage(StepContext& ctx) {
     b.restitution_share.resize(std::max(b.restitution_share.size(), std::size_t(nb)));
     const RestitutionScratch s{b.restitution_impulse.data(), b.restitution_delta.data(),
                                b.restitution_share.data()};
-    restitution_loops(ctx, s, host_loops(ctx));
+    restitution_loops(ctx, threshold, s, host_loops(ctx));
   }
   ctx.timings.velocities_ms += ms_since(t0);  // timed with the velocities
+}
+
+void velocities_and_restitution_stage(StepContext& ctx) {
+  velocities_stage(ctx);
+  restitution_stage(ctx);
 }
 
 StepResult finite_check_stage(const StepContext& ctx) {

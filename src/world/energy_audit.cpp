@@ -121,9 +121,9 @@ double speed_scale(const WorldImpl& w, double extent) {
 }
 
 /// Raises body `to`'s carried speed to what body `from`'s frame moves at its
-/// place (solver/carried_speed.h).
+/// place (solver/carried_speed.h: 0 where `from` is the world).
 void carry(const BodyArrays& b, int from, int to, EnergyAudit& a) {
-  if (from < 0 || to < 0) return;
+  if (to < 0) return;  // the world carries nothing
   a.carried_speed[to] = std::max(a.carried_speed[to], carried_reach(b, from, to, a.extent));
 }
 

@@ -94,10 +94,6 @@ void add_joint_efforts(WorldImpl& w) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 /// The copies between host and device since `before`, into `t`.
 void record_copies(StageTimings& t, const CopiedBytes& before, const CopiedBytes& after) {
   t.uploaded_mb = double(after.up - before.up) * 1e-6;
