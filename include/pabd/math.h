@@ -121,7 +121,7 @@ PABD_HD Quat normalized(Quat q) {
 }
 
 /// Rotation matrix of a unit quaternion.
-PABD_HD Mat3 to_matrix(Quat q) {
+PABD_HD_ALWAYS_INLINE Mat3 to_matrix(Quat q) {
   Mat3 r;
   const Real xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
   const Real xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;

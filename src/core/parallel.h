@@ -33,10 +33,16 @@ inline constexpr int kSerialBelow = 512;
 template <typename Fn>
 void parallel_for(const ParallelFor& custom, int threads, int count, const Fn& fn) {
   if (custom) return run_custom(custom, count, fn);
-// Small ranges run inline: a fork-join costs microseconds on idle cores and a
-// scheduler time slice when another process holds one, more than a few
-// hundred kernel calls of ~100 ns each.
-#pragma omp parallel for schedule(static) num_threads(threads) if (count >= kSerialBelow)
+  // Small ranges, and every range at one thread, run inline: a fork-join
+  // costs microseconds on idle cores and a scheduler time slice when another
+  // process holds one, more than a few hundred kernel calls of ~100 ns each.
+  // Inline means outside any OpenMP region: an `if` clause that is false
+  // still starts a team of one (libgomp allocates and frees it per region).
+  if (threads <= 1 || count < kSerialBelow) {
+    for (int i = 0; i < count; ++i) fn(i);
+    return;
+  }
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (int i = 0; i < count; ++i) fn(i);
 }
 

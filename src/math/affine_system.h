@@ -87,7 +87,7 @@ PABD_HD_ALWAYS_INLINE void add_bond_end(BondEndSums& s, Real w, Vec3 x, Vec3 pul
 
 /// Adds summed bond ends to a system; `second_moment` (sum w x x^T) may be
 /// null when D is not needed (the rigid local step).
-PABD_HD void add_bond_end_sums(AffineSystem& sys, const BondEndSums& s, const Mat3* second_moment) {
+PABD_HD_ALWAYS_INLINE void add_bond_end_sums(AffineSystem& sys, const BondEndSums& s, const Mat3* second_moment) {
   sys.a += s.weight;
   sys.b += s.moment;
   if (second_moment) sys.D = sys.D + *second_moment;
@@ -124,12 +124,12 @@ PABD_HD Mat3 inverse_symmetric3(const Mat3& s) {
 }
 
 /// B = R_A - r_c b^T / a: the affine right-hand side with c eliminated.
-PABD_HD Mat3 reduced_affine_rhs(const AffineSystem& sys) {
+PABD_HD_ALWAYS_INLINE Mat3 reduced_affine_rhs(const AffineSystem& sys) {
   return sys.rhs_A - (Real(1) / sys.a) * outer(sys.rhs_c, sys.b);
 }
 
 /// c = (r_c - A b) / a: the best translation for a given affine part A.
-PABD_HD Vec3 translation_for(const AffineSystem& sys, const Mat3& A) {
+PABD_HD_ALWAYS_INLINE Vec3 translation_for(const AffineSystem& sys, const Mat3& A) {
   return (Real(1) / sys.a) * (sys.rhs_c - A * sys.b);
 }
 

@@ -311,10 +311,15 @@ void iterate_loops(const StepContext& ctx, const ColouringView* colouring, bool 
     for (int c = 0; c < sweeps; ++c) {
       const Sweep sweep =
           colouring ? colour_sweep(*colouring, c, with_contacts) : jacobi_sweep(ctx);
-      auto mark = loops.start();
-      sweep_bonds(ctx, sweep, fuse_contact_dual && it > 0, second_moment, loops);
-      loops.stop(mark, t.bonds_ms);
-      mark = loops.start();
+      // A sweep without bonds or Jacobi pairs (a colour of a contact-only
+      // scene) is neither run nor timed: a small scene's clock reads cost
+      // as much as a body's solve.
+      if (sweep.bond_count > 0 || sweep.pair_count > 0) {
+        const auto bonds_mark = loops.start();
+        sweep_bonds(ctx, sweep, fuse_contact_dual && it > 0, second_moment, loops);
+        loops.stop(bonds_mark, t.bonds_ms);
+      }
+      const auto mark = loops.start();
       sweep_bodies(ctx, sweep, ends, fuse_contact_dual && it > 0, accelerate, loops);
       loops.stop(mark, t.solve_ms);
     }
