@@ -59,23 +59,34 @@ PABD_HD Real cos_near_zero(Real r) {
   return Real(1) + z * (Real(-0.5) + z * p);
 }
 
-/// atan t for 0 <= t <= 1: halvings of the angle,
-/// atan t = 2 atan(t / (1 + sqrt(1 + t^2))), until t is at most 0.1 (three
-/// at most: tan(pi/32) < 0.1), where the series to u^15 is exact to 1e-18.
-/// Each halving rounds: none are taken where t is small already.
+/// atan(k / 8) for k = 0..8, each the double nearest the true value
+/// (computed to 60 digits); selected, not indexed, so that a device keeps
+/// it in registers.
+PABD_HD Real atan_of_eighths(int k) {
+  return k <= 4 ? (k <= 2 ? (k == 0 ? Real(0) : k == 1 ? 0x1.fd5ba9aac2f6ep-4 : 0x1.f5b75f92c80ddp-3)
+                          : (k == 3 ? 0x1.6f61941e4def1p-2 : 0x1.dac670561bb4fp-2))
+                : (k <= 6 ? (k == 5 ? 0x1.1e00babdefeb4p-1 : 0x1.4978fa3269ee1p-1)
+                          : (k == 7 ? 0x1.700a7c5784634p-1 : 0x1.921fb54442d18p-1));
+}
+
+/// atan t for 0 <= t <= 1 (NaN for NaN): with c = k / 8 the nearest eighth,
+/// atan t = atan c + atan u, u = (t - c) / (1 + t c), |u| <= 1/16, where the
+/// series to u^15 is exact to 1e-22. t - c is exact (Sterbenz), t c and the
+/// division round once each: one division and no square root, where halving
+/// the angle took up to three of each in turn (a hinge's angle is read
+/// twice per bond and iteration).
 PABD_HD Real atan_unit(Real t) {
-  Real u = t, scale = 1;
-  while (u > Real(0.1)) {
-    u = u / (Real(1) + std::sqrt(Real(1) + u * u));
-    scale = scale + scale;
-  }
+  const Real scaled = t * 8 + Real(0.5);
+  const int k = scaled >= 0 && scaled < 9 ? int(scaled) : 0;  // NaN: 0, u stays NaN
+  const Real c = Real(0.125) * Real(k);
+  const Real u = (t - c) / (Real(1) + t * c);
   const Real z = u * u;
   const Real p = Real(-1.0 / 3) +
                  z * (Real(1.0 / 5) +
                       z * (Real(-1.0 / 7) +
                            z * (Real(1.0 / 9) + z * (Real(-1.0 / 11) +
                                                      z * (Real(1.0 / 13) + z * Real(-1.0 / 15))))));
-  return scale * (u + u * z * p);
+  return atan_of_eighths(k) + (u + u * z * p);
 }
 
 }  // namespace portable_trig_detail
