@@ -173,7 +173,10 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
     }
   }
 
-  // Clip by the four side planes of the reference face.
+  // Clip by the four side planes of the reference face, from one buffer into
+  // the other and back (swapped, not copied).
+  ClipVertex* in = poly;
+  ClipVertex* clipped = next;
   const int ref_face_vertex_bits = ref_sign > 0 ? (1 << axis) : 0;
   for (int side = 0; side < 4 && count > 0; ++side) {
     const int s_axis = (axis + 1 + side / 2) % 3;
@@ -186,8 +189,8 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
     const int side_edge = box_edge_through(other, side_bits);
     int out = 0;
     for (int k = 0; k < count; ++k) {
-      const ClipVertex& a = poly[k];
-      const ClipVertex& b = poly[(k + 1) % count];
+      const ClipVertex& a = in[k];
+      const ClipVertex& b = in[(k + 1) % count];
       const Real da = dot(plane_n, a.point) - limit, db = dot(plane_n, b.point) - limit;
       const bool a_in = da <= 0, b_in = db <= 0;
       if (a_in != b_in && out < kMaxPoly) {
@@ -218,12 +221,14 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
           x.out_side_axis = a.out_side_axis;
           x.out_side_sign = a.out_side_sign;
         }
-        next[out++] = x;
+        clipped[out++] = x;
       }
-      if (b_in && out < kMaxPoly) next[out++] = b;
+      if (b_in && out < kMaxPoly) clipped[out++] = b;
     }
     count = out;
-    for (int k = 0; k < count; ++k) poly[k] = next[k];
+    ClipVertex* const done = clipped;
+    clipped = in;
+    in = done;
   }
 
   // Heights above the reference face; keep those within margin.
@@ -232,7 +237,7 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
   const Real face_offset = dot(n_ref, ref.center) + ref.half[axis];
   Real lowest_clipped = 1e300;
   for (int k = 0; k < count; ++k) {
-    const Vec3 p = poly[k].point;
+    const Vec3 p = in[k].point;
     const Real sep = dot(n_ref, p) - face_offset;
     lowest_clipped = sep < lowest_clipped ? sep : lowest_clipped;
     if (sep > margin) continue;
@@ -243,12 +248,12 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
       c.world_a = on_ref;
       c.world_b = p;
       c.feature =
-          make_feature_id(poly[k].ref_kind, poly[k].ref_index, poly[k].inc_kind, poly[k].inc_index);
+          make_feature_id(in[k].ref_kind, in[k].ref_index, in[k].inc_kind, in[k].inc_index);
     } else {
       c.world_a = p;
       c.world_b = on_ref;
       c.feature =
-          make_feature_id(poly[k].inc_kind, poly[k].inc_index, poly[k].ref_kind, poly[k].ref_index);
+          make_feature_id(in[k].inc_kind, in[k].inc_index, in[k].ref_kind, in[k].ref_index);
     }
   }
 
@@ -275,15 +280,16 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
   // direction between them, and a contact along it pushes when the gap along
   // it closes while the boxes pass beside each other (pile_20's first step:
   // 23,246 of its 32,205 pushing pairs were such diagonal neighbours).
+  // (Written into m, which box_closest_contact leaves as it was when it
+  // returns false: one manifold per call, returned without a copy.)
   if (n == 0 && lowest > 0) {
-    ContactManifold closest;
     const std::uint32_t feature =
         ref_is_a
             ? make_feature_id(FeatureKind::Face, ref_face, FeatureKind::Vertex, inc_vertex[deepest])
             : make_feature_id(FeatureKind::Vertex, inc_vertex[deepest], FeatureKind::Face,
                               ref_face);
-    if (box_closest_contact(ref_is_a ? ref : inc, ref_is_a ? inc : ref, margin, feature, closest))
-      return closest;
+    if (box_closest_contact(ref_is_a ? ref : inc, ref_is_a ? inc : ref, margin, feature, m))
+      return m;
   }
   const Real ref_scale = std::fmax(ref.half[0], std::fmax(ref.half[1], ref.half[2]));
   if (lowest <= margin &&
