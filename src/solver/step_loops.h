@@ -337,18 +337,23 @@ void iterate_loops(const StepContext& ctx, const ColouringView* colouring, bool 
       loops.stop(mark, t.solve_ms);
     }
 
-    const auto mark = loops.start();
-    loops.each(bonds.count,
-               [=] PABD_LAMBDA(int i) { bond_dual_kernel(bodies, bonds, i, hard, h2); });
-    if (!fuse_contact_dual || it + 1 == s.iterations)
-      loops.each(contact.count,
-                 [=] PABD_LAMBDA(int i) { contact_dual_kernel(bodies, contact, i); });
-    // The per-contact update leaves the pairs' quiet flags behind; the
-    // evaluations of the next iteration read them.
-    if (!fuse_contact_dual && it + 1 < s.iterations)
-      loops.each(contact.pair_count,
-                 [=] PABD_LAMBDA(int m) { contact_pair_quiet_kernel(contact, m); });
-    loops.stop(mark, t.dual_ms);
+    const bool contact_dual = !fuse_contact_dual || it + 1 == s.iterations;
+    // Timed only when something runs (as the bond sweeps above): the
+    // contacts' update is fused into the next iteration's evaluations.
+    if (bonds.count > 0 || (contact_dual && contact.count > 0)) {
+      const auto mark = loops.start();
+      loops.each(bonds.count,
+                 [=] PABD_LAMBDA(int i) { bond_dual_kernel(bodies, bonds, i, hard, h2); });
+      if (contact_dual)
+        loops.each(contact.count,
+                   [=] PABD_LAMBDA(int i) { contact_dual_kernel(bodies, contact, i); });
+      // The per-contact update leaves the pairs' quiet flags behind; the
+      // evaluations of the next iteration read them.
+      if (!fuse_contact_dual && it + 1 < s.iterations)
+        loops.each(contact.pair_count,
+                   [=] PABD_LAMBDA(int m) { contact_pair_quiet_kernel(contact, m); });
+      loops.stop(mark, t.dual_ms);
+    }
 
     observe(ctx, it);
   }
