@@ -558,7 +558,8 @@ TEST(Morton, InterleavingMatchesABitByBitReference) {
 
 TEST(RadixSort, MatchesStableSortForAnyThreadCount) {
   std::mt19937_64 rng(27);
-  for (int n : {0, 1, 100, 4096, 4097, 50000}) {
+  // Below kInsertionSortBelow (64) one insertion sort, from it the passes.
+  for (int n : {0, 1, 2, 63, 64, 100, 4096, 4097, 50000}) {
     for (bool few_keys : {false, true}) {
       std::vector<std::uint64_t> keys(n);
       for (auto& k : keys) k = few_keys ? rng() % 7 : rng() >> 1;  // 63-bit keys
@@ -578,6 +579,30 @@ TEST(RadixSort, MatchesStableSortForAnyThreadCount) {
           ASSERT_EQ(v[i], expect[i].second) << "n " << n << " threads " << threads;
         }
       }
+    }
+  }
+}
+
+TEST(RadixSort, BothPathsIgnoreTheBitsAboveTheSortedDigits) {
+  // 10 key bits are sorted as two 8-bit digits: the keys' bits from 16 up
+  // must not change the order, on the insertion path (n < 64) or the passes'.
+  std::mt19937_64 rng(31);
+  for (int n : {50, 5000}) {
+    std::vector<std::uint64_t> keys(n);
+    for (auto& k : keys) k = rng();
+    std::vector<std::pair<std::uint64_t, int>> expect;
+    for (int i = 0; i < n; ++i) expect.push_back({keys[i] & 0xffff, i});
+    std::stable_sort(expect.begin(), expect.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::uint64_t> k = keys, kt(n);
+    std::vector<int> v(n), vt(n);
+    for (int i = 0; i < n; ++i) v[i] = i;
+    std::vector<int> counts(std::size_t(loop_block_count(n)) * kRadixBuckets + 1);
+    radix_sort_by_key(Threading{1, {}}, k.data(), v.data(), kt.data(), vt.data(), counts.data(), n,
+                      10);
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(v[i], expect[i].second) << "n " << n << " at " << i;
+      ASSERT_EQ(k[i], keys[std::size_t(v[i])]) << "n " << n << " at " << i;
     }
   }
 }

@@ -53,6 +53,27 @@ inline int radix_key_bits(long long n) {
   return bits;
 }
 
+/// Below this many pairs the sort is one serial insertion sort: a pass's
+/// 256 buckets cost more than the keys (a chain's 20 bodies took 46,000
+/// instructions a step in the broadphase, most of them in the passes).
+inline constexpr int kInsertionSortBelow = 64;
+
+/// Stable insertion sort of (keys[i], values[i]) by key & mask: the same
+/// permutation as the radix passes over the mask's digits.
+PABD_HD void insertion_sort_by_key(std::uint64_t* keys, int* values, int n, std::uint64_t mask) {
+  for (int i = 1; i < n; ++i) {
+    const std::uint64_t key = keys[i];
+    const int value = values[i];
+    int j = i;
+    for (; j > 0 && (keys[j - 1] & mask) > (key & mask); --j) {
+      keys[j] = keys[j - 1];
+      values[j] = values[j - 1];
+    }
+    keys[j] = key;
+    values[j] = value;
+  }
+}
+
 /// Sorts (keys[i], values[i]) by key, ties in input order, over the low
 /// `key_bits` bits (radix_sorted_bits), on any block-loop executor
 /// (core/block_loops.h; one with its own sort uses it). Scratch:
@@ -66,6 +87,12 @@ void radix_sort_by_key_on(const Loops& loops, std::uint64_t* keys, int* values,
   if constexpr (ExecutorOwnScans<Loops>::value) {
     if (loops.own_scans())
       return loops.sort_by_key(keys, values, keys_tmp, values_tmp, n, radix_sorted_bits(key_bits));
+  }
+  if (n < kInsertionSortBelow) {
+    const int bits = radix_sorted_bits(key_bits);
+    const std::uint64_t mask = bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
+    loops.serial([=] PABD_LAMBDA() { insertion_sort_by_key(keys, values, n, mask); });
+    return;
   }
   const int blocks = loop_block_count(n);
   std::uint64_t* src_k = keys;
