@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/stage_clock.h"
+#include "solver/step_loops.h"
 
 namespace pabd {
 
@@ -30,17 +31,15 @@ bool island_momentum_applies(const StepContext& ctx) {
   return false;
 }
 
-void island_momentum_stage(StepContext& ctx) {
+IslandLists build_island_lists(const StepContext& ctx) {
   const BodyArrays& b = ctx.bodies;
   const BondArrays& bonds = ctx.bonds;
-  if (!island_momentum_applies(ctx)) return;
-  const auto t0 = StageClock::now();
   StepBuffers& buf = *ctx.buffers;
-  std::vector<int>& parent = buf.island_parent;
-  std::vector<std::uint8_t>& held = buf.island_held;
   const std::size_t n = std::size_t(b.count);
+  std::vector<int>& parent = buf.island_parent;
+  std::vector<std::uint8_t>& bond_held = buf.island_bond_held;
   parent.resize(n);
-  held.assign(n, 0);
+  bond_held.assign(n, 0);
   for (int i = 0; i < b.count; ++i) parent[std::size_t(i)] = i;
   auto moving = [&](int i) { return moving_body(b, i); };
   // Islands over the bonds between moving bodies; a bond to the world or a
@@ -51,45 +50,56 @@ void island_momentum_stage(StepContext& ctx) {
       const int ra = find_root(parent, a), rc = find_root(parent, c);
       if (ra != rc) parent[std::size_t(ra > rc ? ra : rc)] = ra > rc ? rc : ra;
     } else {
-      if (moving(a)) held[std::size_t(a)] = 1;
-      if (moving(c)) held[std::size_t(c)] = 1;
+      if (moving(a)) bond_held[std::size_t(a)] = 1;
+      if (moving(c)) bond_held[std::size_t(c)] = 1;
     }
   }
-  // A contact with anything outside the island holds it (the other body's
-  // push is not an applied force); one between two of its own bodies (the
-  // links of a chain folding onto each other) is internal.
-  // Over the contact pairs (host memory on any backend): a pair's contacts
-  // join the same two bodies.
-  const ContactGraph& contact = ctx.contact_graph;
-  for (int k = 0; k < contact.pair_count; ++k) {
-    const int a = contact.pair_body[2 * k], c = contact.pair_body[2 * k + 1];
-    if (moving(a) && moving(c) && find_root(parent, a) == find_root(parent, c)) continue;
-    if (moving(a)) held[std::size_t(a)] = 1;
-    if (moving(c)) held[std::size_t(c)] = 1;
-  }
-  // Per island, in body order: held?, mass, sum m (c - s).
-  std::vector<double>& mass = buf.island_mass;
-  std::vector<Vec3>& excess = buf.island_excess;
-  mass.assign(n, 0);
-  excess.assign(n, Vec3{});
-  std::vector<std::uint8_t>& island_held = buf.island_root_held;
-  island_held.assign(n, 0);
+  // Each moving body's root (the island's smallest body), and the roots'
+  // sizes; islands of two or more, numbered by root, list their bodies in
+  // ascending order (a counting sort).
+  std::vector<int>& island_of = buf.island_of;
   std::vector<int>& size = buf.island_size;
+  island_of.assign(n, -1);
   size.assign(n, 0);
-  for (int i = 0; i < b.count; ++i) {
-    if (!moving(i)) continue;
-    const std::size_t r = std::size_t(find_root(parent, i));
-    island_held[r] = island_held[r] | held[std::size_t(i)];
-    ++size[r];
-    mass[r] += double(b.mass[i]);
-    excess[r] += b.mass[i] * (b.position[i] - b.target_position[i]);
+  for (int i = 0; i < b.count; ++i)
+    if (moving(i)) ++size[std::size_t(island_of[std::size_t(i)] = find_root(parent, i))];
+  std::vector<int>& begin = buf.island_begin;
+  begin.assign(1, 0);
+  int islands = 0;
+  for (int r = 0; r < b.count; ++r) {
+    if (size[std::size_t(r)] < 2) continue;
+    begin.push_back(begin.back() + size[std::size_t(r)]);
+    size[std::size_t(r)] = -1 - islands++;  // from here on, the root's island, as -1 - k
   }
+  std::vector<int>& body = buf.island_body;
+  body.resize(std::size_t(begin.back()));
+  std::vector<int>& next = buf.island_next;
+  next.assign(begin.begin(), begin.end() - 1);
   for (int i = 0; i < b.count; ++i) {
-    if (!moving(i)) continue;
-    const std::size_t r = std::size_t(find_root(parent, i));
-    if (island_held[r] || size[r] < 2) continue;
-    b.position[i] += (Real(-1) / Real(mass[r])) * excess[r];
+    int& of = island_of[std::size_t(i)];
+    if (of < 0) continue;
+    const int tag = size[std::size_t(of)];
+    of = tag < 0 ? -1 - tag : -1;  // a lone body belongs to no island
+    if (of >= 0) body[std::size_t(next[std::size_t(of)]++)] = i;
   }
+  IslandLists lists;
+  lists.body_count = b.count;
+  lists.island_count = islands;
+  lists.island_of = island_of.data();
+  lists.bond_held = bond_held.data();
+  lists.begin = begin.data();
+  lists.body = body.data();
+  return lists;
+}
+
+void island_momentum_stage(StepContext& ctx) {
+  if (!island_momentum_applies(ctx)) return;
+  const auto t0 = StageClock::now();
+  const IslandLists lists = build_island_lists(ctx);
+  std::vector<std::uint8_t>& held = ctx.buffers->island_held;
+  held.resize(std::size_t(ctx.bodies.count));
+  // Over the contact pairs in host memory (ctx.contact_graph, on any backend).
+  island_momentum_loops(ctx.bodies, lists, ctx.contact_graph, held.data(), host_loops(ctx));
   ctx.timings.velocities_ms += ms_since(t0);
 }
 

@@ -14,8 +14,13 @@
 // free island's centres by one common vector that restores the sum: a
 // translation, which changes no bond's stretch and no body's pose. (Angular
 // momentum is not restored.) A lone body's iterate is its target already.
+//
+// The islands come from the bonds (host memory, build_island_lists); the
+// passes over them (solver/island_kernels.h) run on the host's loops here
+// and on a device's in a device step (device/mirrored_backend.h).
 #pragma once
 
+#include "solver/island_kernels.h"
 #include "solver/step_context.h"
 
 namespace pabd {
@@ -26,5 +31,11 @@ void island_momentum_stage(StepContext& ctx);
 /// Whether island_momentum_stage can change anything: some bond joins two
 /// moving bodies (an island of more than one body). A pass over the bonds.
 bool island_momentum_applies(const StepContext& ctx);
+
+/// The islands of ctx's bonds between moving bodies, in ctx.buffers (host
+/// memory, valid until the next call): union-find over the bonds, then each
+/// island's bodies in ascending order. Reads the bodies' static flags and
+/// the bonds' ends only, which ctx must hold in host memory.
+IslandLists build_island_lists(const StepContext& ctx);
 
 }  // namespace pabd

@@ -25,11 +25,11 @@ struct StepBuffers {
   /// The restitution stage's (contacts/contact_restitution.h): per contact, per body.
   std::vector<Real> restitution_impulse, restitution_delta;
   std::vector<int> restitution_share;
-  /// The island momentum stage's (solver/island_momentum.h): per body.
-  std::vector<int> island_parent, island_size;
-  std::vector<std::uint8_t> island_held, island_root_held;
-  std::vector<double> island_mass;
-  std::vector<Vec3> island_excess;
+  /// The island momentum stage's (solver/island_momentum.h): per body, and
+  /// the islands' lists (build_island_lists).
+  std::vector<int> island_parent, island_size, island_of, island_next;
+  std::vector<int> island_begin, island_body;
+  std::vector<std::uint8_t> island_bond_held, island_held;
 };
 
 /// The step's settings, read once from WorldDef.
