@@ -34,23 +34,21 @@ class DeviceBackend {
   /// The detect stage on the device (device_contacts.h), from
   /// ctx.detect_input: ctx.detector's contacts go over first where they
   /// changed since the device last had them (contact_handover.h).
-  /// ctx.contact and ctx.contact_ends then point at the device's arrays,
-  /// ctx.contact_graph at host copies of the pairs' bodies and adjacency;
-  /// ctx.timings gets the detection's stage times.
-  /// With `graph_to_host` false the pairs' graph stays on the device
-  /// (ctx.contact_graph is empty): only the guard's carried speeds read it
-  /// after the step, and carry_contact_speeds does that there.
-  virtual void detect_stage(StepContext& ctx, bool graph_to_host) = 0;
+  /// ctx.contact and ctx.contact_ends then point at the device's arrays;
+  /// ctx.timings gets the detection's stage times. The pairs' graph stays
+  /// on the device (ctx.contact_graph is empty): island momentum reads it
+  /// there (run_loops), and so do the guard's carried speeds
+  /// (carry_contact_speeds).
+  virtual void detect_stage(StepContext& ctx) = 0;
   /// Copies the context's arrays (host memory) to the device, runs the
-  /// predict, warm start and iterate loops there over `sweeps`, and copies
-  /// back what they wrote; times them into ctx.timings. With
-  /// `contacts_on_device` the contacts are detect_stage's, already there,
-  /// and stay there; otherwise they are host arrays, copied like the rest.
-  /// With `with_velocities` the velocities and restitution stages follow the
-  /// iterations there (the step's island momentum must not apply,
-  /// view_mirror.h: BodyPass).
+  /// predict, warm start and iterate loops there over `sweeps`, then island
+  /// momentum (the islands' lists built on the host, solver/island_momentum.h),
+  /// the velocities and restitution, and copies back what they wrote; times
+  /// them into ctx.timings. With `contacts_on_device` the contacts are
+  /// detect_stage's, already there, and stay there; otherwise they are host
+  /// arrays, copied like the rest.
   virtual void run_loops(StepContext& ctx, const IterationColouring& sweeps,
-                         bool contacts_on_device, bool with_velocities) = 0;
+                         bool contacts_on_device) = 0;
   /// Brings the device's contacts into `host` when they are newer than its
   /// (a device step's, with what its iterations wrote), so that host readers
   /// see them; true when it did.
@@ -73,8 +71,7 @@ class DeviceBackend {
   /// pairs (solver/carried_speed.h: contact_carried_speed, for every body,
   /// with `extent`), from the device's contacts and end-of-step state, into
   /// `out`; false, with nothing done, when the device does not hold both
-  /// (the host detected, or the velocities were the host's): then the
-  /// step's pairs' graph came back, and the host carries them.
+  /// (the host detected): then the host carries them over its own pairs.
   virtual bool carry_contact_speeds(double extent, std::vector<double>& out) = 0;
   /// Most device memory held so far [bytes].
   virtual std::size_t peak_memory() const = 0;

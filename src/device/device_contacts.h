@@ -11,9 +11,9 @@
 // The device's step (device_step.h) detects with it when every shape's
 // geometry is on the device: its iterations read these arrays where they
 // are, and the host's ContactDetector gets a copy only when a host reader
-// asks (contact_handover.h). The host stages that read contacts every step
-// get the pairs' graph in host memory (graph()) where they run. Its tests require the host
-// detector's arrays bit for bit.
+// asks (contact_handover.h); every stage that reads the pairs' graph after
+// detection runs on the device too (island momentum, the guard's carried
+// speeds). Its tests require the host detector's arrays bit for bit.
 #pragma once
 
 #include <cstring>
@@ -109,7 +109,6 @@ class DeviceContactDetector {
   void detect(const ContactDetectInput& in) {
     require_device_geometry(in.poses, "device contacts");
     timings_ = {};
-    graph_current_ = false;
     bodies_ = in.poses.count;
     std::swap(stages_.cur, stages_.prev);
     topology_.update(in);
@@ -201,36 +200,6 @@ class DeviceContactDetector {
   }
   /// The last detection's contact count.
   int count() const { return stages_.cur.count; }
-  /// The last detection's pairs and adjacency in host memory, brought over
-  /// once per detection (valid until the next).
-  ContactGraph graph() {
-    if (!graph_current_) {
-      DeviceMemory& memory = *be_.memory;
-      const long long p = stages_.pairs.count;
-      graph_pair_body_.resize(static_cast<std::size_t>(2 * p));
-      download_elements(memory, graph_pair_body_.data(), stages_.pairs.body.data(), 2 * p);
-      const ContactEnds e = ends();
-      graph_end_begin_.clear();
-      graph_end_index_.clear();
-      if (e.begin) {
-        graph_end_begin_.resize(static_cast<std::size_t>(bodies_) + 1);
-        download_elements(memory, graph_end_begin_.data(), e.begin, bodies_ + 1LL);
-        graph_end_index_.resize(static_cast<std::size_t>(graph_end_begin_.back()));
-        download_elements(memory, graph_end_index_.data(), e.index,
-                          static_cast<long long>(graph_end_index_.size()));
-      }
-      graph_current_ = true;
-    }
-    ContactGraph g;
-    g.pair_count = stages_.pairs.count;
-    g.pair_body = graph_pair_body_.data();
-    if (!graph_end_begin_.empty()) {
-      g.end_begin = graph_end_begin_.data();
-      g.end_index = graph_end_index_.data();
-    }
-    return g;
-  }
-
   /// The contacts for the device's loops (device memory; valid until the
   /// next detect).
   ContactArrays arrays() { return contact_arrays_of(stages_); }
@@ -287,9 +256,6 @@ class DeviceContactDetector {
   // The handover with the host's detector (detect_after, bring_back).
   std::uint64_t host_generation_ = ~std::uint64_t(0);  ///< its generation when they last agreed
   bool ahead_ = false;                                 ///< detected since they last agreed
-  // graph(): the pairs' bodies and the adjacency, host copies.
-  bool graph_current_ = false;
-  std::vector<int> graph_pair_body_, graph_end_begin_, graph_end_index_;
 };
 
 }  // namespace pabd

@@ -4,18 +4,17 @@
 //   host     external velocity
 //   device   detect: broadphase, narrowphase, contact arrays, matching,
 //            pairs, adjacency, load (device_contacts.h); the pairs' graph
-//            comes back where island momentum runs on the host (the
-//            guard's carried speeds are found here otherwise)
+//            stays there
 //   device   the colouring over bonds and contacts (parallel rounds; the
 //            colours' sizes come back)
 //   device   predict, warm start, the K iterations: the same loops over the
 //            same kernels (solver/step_loops.h); the bodies and bonds are
 //            copies, copied back afterwards, the contacts stay
-//   device   velocities and restitution (device_restitution.h), unless
-//            island momentum applies: then on the host after it, the
-//            contacts brought back first for restitution
-//   host     island momentum (serial, over the pairs' graph), the
-//            finiteness check
+//   device   island momentum (solver/island_kernels.h, over the islands'
+//            lists the host builds from the bonds), velocities, restitution
+//            (device_restitution.h)
+//   host     the finiteness check; after the step, the divergence guard
+//            (its carried speeds found on the device: carry_contact_speeds)
 //
 // A scene with a shape whose geometry only the host has (hulls, compounds,
 // height fields, meshes) detects on the host instead, and its contacts

@@ -19,6 +19,7 @@
 #include "solver/carried_speed.h"
 #include "solver/colouring.h"
 #include "solver/colouring_rounds.h"
+#include "solver/island_momentum.h"
 #include "solver/step_loops.h"
 
 namespace pabd {
@@ -65,7 +66,7 @@ class MirroredBackend final : public DeviceBackend {
     return first_host_only_shape(in.poses) < 0;
   }
 
-  void detect_stage(StepContext& ctx, bool graph_to_host) override {
+  void detect_stage(StepContext& ctx) override {
     carry_here_ = false;  // until this step's loops ran
     // The step's pass starts with the detection's inputs; run_loops goes on
     // with it, so the bodies' arrays both read (poses, mass, static flags)
@@ -74,11 +75,6 @@ class MirroredBackend final : public DeviceBackend {
     contacts_.detect_after(*ctx.detector, ctx.detect_input);
     ctx.contact = contacts_.arrays();
     ctx.contact_ends = contacts_.ends();
-    if (graph_to_host) {
-      const auto t0 = StageClock::now();
-      ctx.contact_graph = contacts_.graph();
-      ctx.timings.transfer_ms += ms_since(t0);
-    }
     add_detect_timings(contacts_.timings(), ctx.timings);
   }
 
@@ -109,20 +105,25 @@ class MirroredBackend final : public DeviceBackend {
     return contacts_.holds_newer(host) ? contacts_.count() : host.count();
   }
 
-  void run_loops(StepContext& host, const IterationColouring& sweeps, bool contacts_on_device,
-                 bool with_velocities) override {
+  void run_loops(StepContext& host, const IterationColouring& sweeps,
+                 bool contacts_on_device) override {
     auto t0 = StageClock::now();
     StepContext dev = host;  // settings, flags, observer; the views are swapped below
     const int pairs = host.contact.pair_count;
+    // The islands from the host's bonds and static flags, before they are mapped.
+    const bool islands = island_momentum_applies(host);
+    IslandLists lists = islands ? build_island_lists(host) : IslandLists{};
     // With the contacts on the device, this step's detect_stage began the
     // pass (device_step.cpp runs it first).
     if (!contacts_on_device) mirror_.begin_pass(host.model_version);
-    map_arrays(mirror_, dev.bodies, BodyPass{with_velocities, host.any_external_input});
+    map_arrays(mirror_, dev.bodies, BodyPass{host.any_external_input});
     map_arrays(mirror_, dev.bonds);
     if (!contacts_on_device) {
       map_arrays(mirror_, dev.contact);
       map_arrays(mirror_, dev.contact_ends, host.bodies.count, pairs);
     }
+    // Last, so that a step with islands and one without map the same slots above.
+    if (islands) map_arrays(mirror_, lists);
     ColouringView colouring;
     // The colouring over the device's contacts is the device's (device_step.cpp).
     const bool colours_here = contacts_on_device && sweeps.with_contacts;
@@ -143,19 +144,22 @@ class MirroredBackend final : public DeviceBackend {
     loops_.stop(mark, t.predict_ms);
     iterate_loops(dev, sweeps.colouring || colours_here ? &colouring : nullptr,
                   sweeps.with_contacts, ends, t, loops_);
-    if (with_velocities) {
-      const auto velocities_mark = loops_.start();
-      velocities_loops(dev, loops_);
-      device_restitution(stage_, restitution_, dev);
-      loops_.stop(velocities_mark, t.velocities_ms);
+    const auto velocities_mark = loops_.start();
+    if (islands) {
+      std::uint8_t* held = stage_.room(island_held_, static_cast<std::size_t>(lists.body_count));
+      island_momentum_loops(dev.bodies, lists, contact_graph_of(dev.contact, dev.contact_ends),
+                            held, loops_);
     }
+    velocities_loops(dev, loops_);
+    device_restitution(stage_, restitution_, dev);
+    loops_.stop(velocities_mark, t.velocities_ms);
     loops_.finish();  // the loops done, their timings settled
 
     t0 = StageClock::now();
     mirror_.download_writable();
     t.transfer_ms += ms_since(t0);
     // The step's contacts and end-of-step state are both here.
-    carry_here_ = contacts_on_device && with_velocities;
+    carry_here_ = contacts_on_device;
     carry_bodies_ = dev.bodies;
   }
 
@@ -198,6 +202,7 @@ class MirroredBackend final : public DeviceBackend {
   // Last: their arrays go back to memory_ before memory_ goes.
   BroadphaseState<DeviceStageBackend<Loops>> broadphase_;
   DeviceArray<double> carried_;  ///< carry_contact_speeds' per body
+  DeviceArray<std::uint8_t> island_held_;  ///< island momentum's per body
   DeviceRestitutionArrays restitution_;
   DeviceContactDetector<Loops> contacts_;
   ColouringRoundsArrays<DeviceStageBackend<Loops>> colouring_;

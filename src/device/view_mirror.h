@@ -19,6 +19,7 @@
 #include "model/bond_arrays.h"
 #include "model/contact_arrays.h"
 #include "solver/colouring.h"
+#include "solver/island_kernels.h"
 #include "solver/step_loops.h"
 
 namespace pabd {
@@ -30,14 +31,11 @@ namespace view_mirror_detail {
 constexpr std::size_t one_count(int pointers) { return sizeof(void*) * (pointers + 1); }
 }  // namespace view_mirror_detail
 
-/// What the host's stages do with the bodies after the device's loops
-/// (device_step.cpp), which decides what comes back.
+/// What the host reads of the bodies after the device's loops
+/// (device_step.cpp), which decides what comes back besides the state.
 struct BodyPass {
-  /// The velocities stage runs on the device after the loops: the
-  /// velocities come back, the start and target poses stay there.
-  bool velocities_on_device = false;
-  /// Even so a host stage reads the start pose after the step: the energy
-  /// audit's work of the applied loads (world/energy_audit.cpp).
+  /// The start pose: the energy audit's work of the applied loads
+  /// (world/energy_audit.cpp).
   bool host_reads_start = false;
 };
 
@@ -58,23 +56,19 @@ inline void map_arrays(ArrayMirror& m, BodyArrays& b, BodyPass pass = {}) {
   m.map(b.position, n);
   m.map(b.affine, n);
   m.map(b.orientation, n);
-  // Read by predict; written by the velocities stage, and on the host by
-  // external velocity and restitution.
-  const ArrayMirror::Copy velocities =
-      pass.velocities_on_device ? ArrayMirror::Copy::Both : ArrayMirror::Copy::In;
-  m.map(b.velocity, n, velocities);
-  m.map(b.angular_velocity, n, velocities);
+  // Read by predict; written by the velocities stage (on the device, after
+  // the iterations), and on the host by external velocity.
+  m.map(b.velocity, n);
+  m.map(b.angular_velocity, n);
   // Written by predict for every body before any loop reads them; read after
-  // the loops by the velocities stage, island momentum (the target: it runs
-  // on the host when it applies, and so do the velocities) and the energy
-  // audit's applied work (the start).
-  const ArrayMirror::Copy after = pass.velocities_on_device ? kScratch : ArrayMirror::Copy::Out;
-  const ArrayMirror::Copy start = pass.host_reads_start ? ArrayMirror::Copy::Out : after;
+  // the iterations by island momentum (the target) and the velocities stage,
+  // both on the device, and by the energy audit's applied work (the start).
+  const ArrayMirror::Copy start = pass.host_reads_start ? ArrayMirror::Copy::Out : kScratch;
   m.map(b.start_position, n, start);
   m.map(b.start_orientation, n, start);
-  m.map(b.start_affine, n, after);
-  m.map(b.target_position, n, after);
-  m.map(b.target_affine, n, after);
+  m.map(b.start_affine, n, kScratch);
+  m.map(b.target_position, n, kScratch);
+  m.map(b.target_affine, n, kScratch);
   m.map(b.iterate_position, n, kScratch);  // the acceleration's: set at its start
   m.map(b.iterate_orientation, n, kScratch);
   m.map(b.previous_position, n, kScratch);
@@ -165,6 +159,20 @@ inline ColouringView map_colouring(ArrayMirror& m, const Colouring& c) {
   m.map(v.colour, c.colour.size());
   m.map(v.block_begin, v.block_begin ? c.block_begin.size() : 0);
   return v;
+}
+
+/// The islands' lists (solver/island_kernels.h): built on the host each
+/// step that has islands, read by the device's island momentum only.
+inline void map_arrays(ArrayMirror& m, IslandLists& l) {
+  static_assert(sizeof(IslandLists) == sizeof(void*) * 5,
+                "map_arrays(IslandLists) must list every array of IslandLists");
+  const std::size_t n = static_cast<std::size_t>(l.body_count);
+  const std::size_t islands = static_cast<std::size_t>(l.island_count);
+  const std::size_t listed = islands > 0 ? static_cast<std::size_t>(l.begin[islands]) : 0;
+  m.map(l.island_of, n, ArrayMirror::Copy::In);
+  m.map(l.bond_held, n, ArrayMirror::Copy::In);
+  m.map(l.begin, islands + 1, ArrayMirror::Copy::In);
+  m.map(l.body, listed, ArrayMirror::Copy::In);
 }
 
 }  // namespace pabd

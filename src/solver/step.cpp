@@ -5,7 +5,6 @@
 #include "solver/step.h"
 
 #include "core/stage_clock.h"
-#include "solver/island_momentum.h"
 #include "solver/step_stages.h"
 
 namespace pabd {
@@ -19,17 +18,16 @@ StepResult pabd_step(StepContext& ctx) {
         observe(c, -1);
         iterate_stage(c);
       },
-      velocities_and_restitution_stage);
+      after_iterations_stage);
 }
 
 StepResult pabd_step_with(StepContext& ctx, const StageFunction& detect,
-                          const StageFunction& middle, const StageFunction& velocities) {
+                          const StageFunction& middle, const StageFunction& after_iterations) {
   const auto start = StageClock::now();
   external_velocity_stage(ctx);
   detect(ctx);
   middle(ctx);
-  island_momentum_stage(ctx);
-  velocities(ctx);
+  after_iterations(ctx);
   ctx.timings.total_ms = ms_since(start);
   return finite_check_stage(ctx);
 }

@@ -6,6 +6,7 @@
 #include "contacts/contact_restitution.h"
 #include "core/stage_clock.h"
 #include "solver/block_order.h"
+#include "solver/island_momentum.h"
 #include "solver/step_loops.h"
 
 namespace pabd {
@@ -116,7 +117,8 @@ void restitution_stage(StepContext& ctx) {
   ctx.timings.velocities_ms += ms_since(t0);  // timed with the velocities
 }
 
-void velocities_and_restitution_stage(StepContext& ctx) {
+void after_iterations_stage(StepContext& ctx) {
+  island_momentum_stage(ctx);
   velocities_stage(ctx);
   restitution_stage(ctx);
 }

@@ -51,8 +51,9 @@ struct IterationColouring {
 IterationColouring iteration_colouring(StepContext& ctx);
 void velocities_stage(StepContext& ctx);
 void restitution_stage(StepContext& ctx);
-/// The two in their order: what pabd_step_with's `velocities` runs on the host.
-void velocities_and_restitution_stage(StepContext& ctx);
+/// Island momentum (solver/island_momentum.h), then velocities and
+/// restitution: what pabd_step_with's `after_iterations` runs on the host.
+void after_iterations_stage(StepContext& ctx);
 /// The step's outcome: ok, or the first body whose state is not finite.
 StepResult finite_check_stage(const StepContext& ctx);
 
