@@ -247,13 +247,11 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
     if (ref_is_a) {
       c.world_a = on_ref;
       c.world_b = p;
-      c.feature =
-          make_feature_id(in[k].ref_kind, in[k].ref_index, in[k].inc_kind, in[k].inc_index);
+      c.feature = make_feature_id(in[k].ref_kind, in[k].ref_index, in[k].inc_kind, in[k].inc_index);
     } else {
       c.world_a = p;
       c.world_b = on_ref;
-      c.feature =
-          make_feature_id(in[k].inc_kind, in[k].inc_index, in[k].ref_kind, in[k].ref_index);
+      c.feature = make_feature_id(in[k].inc_kind, in[k].inc_index, in[k].ref_kind, in[k].ref_index);
     }
   }
 

@@ -38,7 +38,8 @@ class ArrayMirror {
   enum class Copy {
     Both,  ///< uploaded; brought back too where the view may write it
     /// Uploaded, never brought back: no device loop writes it, though the
-    /// view may (the velocities: the host's stages write them).
+    /// view may (no array of the step's views is one today: the velocities,
+    /// once written by host stages after the loops, now come back).
     In,
     /// Brought back, never uploaded: the device's loops write every element
     /// before any is read (the start-of-step pose, written by predict), and

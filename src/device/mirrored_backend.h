@@ -201,7 +201,7 @@ class MirroredBackend final : public DeviceBackend {
   BodyArrays carry_bodies_;
   // Last: their arrays go back to memory_ before memory_ goes.
   BroadphaseState<DeviceStageBackend<Loops>> broadphase_;
-  DeviceArray<double> carried_;  ///< carry_contact_speeds' per body
+  DeviceArray<double> carried_;            ///< carry_contact_speeds' per body
   DeviceArray<std::uint8_t> island_held_;  ///< island momentum's per body
   DeviceRestitutionArrays restitution_;
   DeviceContactDetector<Loops> contacts_;

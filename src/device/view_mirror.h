@@ -3,8 +3,9 @@
 // elements it has, and which way it travels. A step's scratch (`kScratch`:
 // the loops write it before they read it, and no host stage or API reads it
 // after the step) is copied neither way; what the loops write before they
-// read it but the host reads after them only comes back (Copy::Out); what no
-// device loop writes only goes up (Copy::In); an array no device loop reads
+// read it but the host reads after them only comes back (Copy::Out); the
+// model and what follows from it only goes up, after a change
+// (Copy::Model); an array no device loop reads
 // is not mapped (its view is null there). tests/test_device_step.cpp's
 // stand-in scribbles on the copies that are not uploaded, so a read before
 // the write shows there as NaN. A field added to a view must be added here
@@ -162,17 +163,20 @@ inline ColouringView map_colouring(ArrayMirror& m, const Colouring& c) {
 }
 
 /// The islands' lists (solver/island_kernels.h): built on the host each
-/// step that has islands, read by the device's island momentum only.
+/// step that has islands, read by the device's island momentum only. They
+/// follow from the bonds and the static flags alone, whose every change
+/// bumps the model version: up after a change only, as the model.
 inline void map_arrays(ArrayMirror& m, IslandLists& l) {
   static_assert(sizeof(IslandLists) == sizeof(void*) * 5,
                 "map_arrays(IslandLists) must list every array of IslandLists");
   const std::size_t n = static_cast<std::size_t>(l.body_count);
   const std::size_t islands = static_cast<std::size_t>(l.island_count);
   const std::size_t listed = islands > 0 ? static_cast<std::size_t>(l.begin[islands]) : 0;
-  m.map(l.island_of, n, ArrayMirror::Copy::In);
-  m.map(l.bond_held, n, ArrayMirror::Copy::In);
-  m.map(l.begin, islands + 1, ArrayMirror::Copy::In);
-  m.map(l.body, listed, ArrayMirror::Copy::In);
+  constexpr ArrayMirror::Copy model = ArrayMirror::Copy::Model;
+  m.map(l.island_of, n, model);
+  m.map(l.bond_held, n, model);
+  m.map(l.begin, islands + 1, model);
+  m.map(l.body, listed, model);
 }
 
 }  // namespace pabd

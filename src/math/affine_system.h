@@ -87,7 +87,8 @@ PABD_HD_ALWAYS_INLINE void add_bond_end(BondEndSums& s, Real w, Vec3 x, Vec3 pul
 
 /// Adds summed bond ends to a system; `second_moment` (sum w x x^T) may be
 /// null when D is not needed (the rigid local step).
-PABD_HD_ALWAYS_INLINE void add_bond_end_sums(AffineSystem& sys, const BondEndSums& s, const Mat3* second_moment) {
+PABD_HD_ALWAYS_INLINE void add_bond_end_sums(AffineSystem& sys, const BondEndSums& s,
+                                             const Mat3* second_moment) {
   sys.a += s.weight;
   sys.b += s.moment;
   if (second_moment) sys.D = sys.D + *second_moment;

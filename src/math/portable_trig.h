@@ -60,13 +60,29 @@ PABD_HD Real cos_near_zero(Real r) {
 }
 
 /// atan(k / 8) for k = 0..8, each the double nearest the true value
-/// (computed to 60 digits); selected, not indexed, so that a device keeps
+/// (computed to 60 digits); a switch, not a table, so that a device keeps
 /// it in registers.
 PABD_HD Real atan_of_eighths(int k) {
-  return k <= 4 ? (k <= 2 ? (k == 0 ? Real(0) : k == 1 ? 0x1.fd5ba9aac2f6ep-4 : 0x1.f5b75f92c80ddp-3)
-                          : (k == 3 ? 0x1.6f61941e4def1p-2 : 0x1.dac670561bb4fp-2))
-                : (k <= 6 ? (k == 5 ? 0x1.1e00babdefeb4p-1 : 0x1.4978fa3269ee1p-1)
-                          : (k == 7 ? 0x1.700a7c5784634p-1 : 0x1.921fb54442d18p-1));
+  switch (k) {
+    case 0:
+      return 0;
+    case 1:
+      return 0x1.fd5ba9aac2f6ep-4;
+    case 2:
+      return 0x1.f5b75f92c80ddp-3;
+    case 3:
+      return 0x1.6f61941e4def1p-2;
+    case 4:
+      return 0x1.dac670561bb4fp-2;
+    case 5:
+      return 0x1.1e00babdefeb4p-1;
+    case 6:
+      return 0x1.4978fa3269ee1p-1;
+    case 7:
+      return 0x1.700a7c5784634p-1;
+    default:  // 8: pi / 4
+      return 0x1.921fb54442d18p-1;
+  }
 }
 
 /// atan t for 0 <= t <= 1 (NaN for NaN): with c = k / 8 the nearest eighth,

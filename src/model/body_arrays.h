@@ -94,7 +94,8 @@ PABD_HD Real turn_norm_bound(Quat q, Quat q0) {
 /// motion that goes with them: every stage that moves a body during the
 /// iterations (the prediction, the local step, the acceleration) writes its
 /// pose here, so the motion always matches the pose the contacts read.
-PABD_HD_ALWAYS_INLINE void set_iterate_pose(const BodyArrays& b, int i, Vec3 c, Quat q, const Mat3& a) {
+PABD_HD_ALWAYS_INLINE void set_iterate_pose(const BodyArrays& b, int i, Vec3 c, Quat q,
+                                            const Mat3& a) {
   b.position[i] = c;
   b.orientation[i] = q;
   b.affine[i] = a;
