@@ -38,8 +38,7 @@ class ArrayMirror {
   enum class Copy {
     Both,  ///< uploaded; brought back too where the view may write it
     /// Uploaded, never brought back: no device loop writes it, though the
-    /// view may (no array of the step's views is one today: the velocities,
-    /// once written by host stages after the loops, now come back).
+    /// view may (none of the step's views has such an array today).
     In,
     /// Brought back, never uploaded: the device's loops write every element
     /// before any is read (the start-of-step pose, written by predict), and
