@@ -140,7 +140,8 @@ void parallel_for_uneven(const ParallelFor& custom, int threads, int count, cons
 
 /// Few calls of milliseconds each (a block of a block order's sweep,
 /// solver/block_order.h): one at a time as the threads finish, in parallel
-/// from two calls.
+/// from two calls (a team of one, unlike parallel_for's inline loop, costs
+/// nothing beside a call's milliseconds).
 template <typename Fn>
 void parallel_for_blocks(const ParallelFor& custom, int threads, int count, const Fn& fn) {
   if (custom) return run_custom(custom, count, fn);

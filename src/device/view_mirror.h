@@ -167,7 +167,7 @@ inline ColouringView map_colouring(ArrayMirror& m, const Colouring& c) {
 /// follow from the bonds and the static flags alone, whose every change
 /// bumps the model version: up after a change only, as the model.
 inline void map_arrays(ArrayMirror& m, IslandLists& l) {
-  static_assert(sizeof(IslandLists) == sizeof(void*) * 5,
+  static_assert(sizeof(IslandLists) == view_mirror_detail::one_count(4),
                 "map_arrays(IslandLists) must list every array of IslandLists");
   const std::size_t n = static_cast<std::size_t>(l.body_count);
   const std::size_t islands = static_cast<std::size_t>(l.island_count);

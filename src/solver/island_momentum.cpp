@@ -64,12 +64,14 @@ IslandLists build_island_lists(const StepContext& ctx) {
   for (int i = 0; i < b.count; ++i)
     if (moving(i)) ++size[std::size_t(island_of[std::size_t(i)] = find_root(parent, i))];
   std::vector<int>& begin = buf.island_begin;
+  std::vector<int>& root_island = buf.island_of_root;  // -1: a lone body's root, or no root
   begin.assign(1, 0);
+  root_island.assign(n, -1);
   int islands = 0;
   for (int r = 0; r < b.count; ++r) {
     if (size[std::size_t(r)] < 2) continue;
     begin.push_back(begin.back() + size[std::size_t(r)]);
-    size[std::size_t(r)] = -1 - islands++;  // from here on, the root's island, as -1 - k
+    root_island[std::size_t(r)] = islands++;
   }
   std::vector<int>& body = buf.island_body;
   body.resize(std::size_t(begin.back()));
@@ -78,8 +80,7 @@ IslandLists build_island_lists(const StepContext& ctx) {
   for (int i = 0; i < b.count; ++i) {
     int& of = island_of[std::size_t(i)];
     if (of < 0) continue;
-    const int tag = size[std::size_t(of)];
-    of = tag < 0 ? -1 - tag : -1;  // a lone body belongs to no island
+    of = root_island[std::size_t(of)];  // from the root to its island
     if (of >= 0) body[std::size_t(next[std::size_t(of)]++)] = i;
   }
   IslandLists lists;

@@ -27,7 +27,7 @@ struct StepBuffers {
   std::vector<int> restitution_share;
   /// The island momentum stage's (solver/island_momentum.h): per body, and
   /// the islands' lists (build_island_lists).
-  std::vector<int> island_parent, island_size, island_of, island_next;
+  std::vector<int> island_parent, island_size, island_of, island_of_root, island_next;
   std::vector<int> island_begin, island_body;
   std::vector<std::uint8_t> island_bond_held, island_held;
 };
