@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "contacts/contact_detect_kernels.h"
+#include "contacts/contact_topology.h"
 #include "pabd/world.h"
 #include "solver/colouring.h"
 
@@ -662,6 +664,35 @@ TEST(Contact, FusedDualUpdateGivesTheSameBitsAsSeparateKernels) {
 
 // (g) The collision stage's parts (StageTimings) are laps of one clock inside
 // it: none is negative and together they are at most the whole stage.
+TEST(Contact, TopologyVersionCountsTheRebuildsOnly) {
+  // A device uploads the topology's arrays when this version changes
+  // (device/device_contacts.h), so it must change with every rebuild and
+  // with nothing else. Three bodies, the middle one static.
+  const std::uint8_t is_static[] = {0, 1, 0};
+  ContactDetectInput in;
+  in.poses.count = 3;
+  in.poses.is_static = is_static;
+  int ends[] = {0, 2, 0, -1};  // bond 0 joins bodies 0 and 2; bond 1 anchors 0
+  in.bond_end_body = ends;
+  in.bond_count = 2;
+  ContactTopology t;
+  t.update(in);
+  const std::uint64_t first = t.version();
+  EXPECT_EQ(t.jointed()[2], 1);  // held through body 0's anchor
+  t.update(in);                  // nothing changed
+  EXPECT_EQ(t.version(), first);
+  in.bond_count = 1;  // the anchor goes: the pair is a free articulation
+  t.update(in);
+  EXPECT_EQ(t.version(), first + 1);
+  EXPECT_EQ(t.jointed()[2], 0);  // the same size, other contents
+  EXPECT_EQ(t.articulation()[2], 0);
+  const std::uint64_t pair = contact_pair_key(0, 1);
+  in.no_collision_pairs = &pair;  // World::disable_collision
+  in.no_collision_count = 1;
+  t.update(in);
+  EXPECT_EQ(t.version(), first + 2);
+}
+
 TEST(Contact, DetectPartsAddUpToAtMostTheCollisionStage) {
   World w(world_def());
   add_ground(w);

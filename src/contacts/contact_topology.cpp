@@ -70,6 +70,7 @@ void ContactTopology::update(const ContactDetectInput& in) {
   std::sort(joined_.begin(), joined_.end());
   joined_.erase(std::unique(joined_.begin(), joined_.end()), joined_.end());
   valid_ = true;
+  ++version_;
 }
 
 }  // namespace pabd

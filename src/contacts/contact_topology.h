@@ -28,6 +28,9 @@ class ContactTopology {
   const std::vector<int>& articulation() const { return articulation_; }
   /// Some body is in a free articulation (a pile of free boxes: none).
   bool any_articulation() const { return any_articulation_; }
+  /// Counts the rebuilds: the arrays above changed since a caller last saw
+  /// this number only if it differs (a device uploads them then only).
+  std::uint64_t version() const { return version_; }
 
  private:
   void mark_articulations(const ContactDetectInput& input);
@@ -39,6 +42,7 @@ class ContactTopology {
   std::vector<int> articulation_;
   bool any_articulation_ = false;
   bool valid_ = false;
+  std::uint64_t version_ = 0;
 };
 
 }  // namespace pabd

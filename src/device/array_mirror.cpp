@@ -25,7 +25,8 @@ void ArrayMirror::begin_pass(std::uint64_t model_version) {
   model_version_ = model_version;
 }
 
-void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable, Copy copy) {
+void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable, Copy copy,
+                             std::uint64_t model_version) {
   if (next_ == slots_.size()) slots_.emplace_back();
   Slot& slot = slots_[next_++];
   slot.host = nullptr;
@@ -58,14 +59,13 @@ void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable,
   slot.bytes = bytes;
   slot.writable = brought_back(writable, copy);
   if (copy == Copy::Model) {
-    const bool held = model_version_ != kUnversioned && slot.model_held &&
-                      slot.model_host == host && slot.model_bytes == bytes &&
-                      slot.model_version == model_version_;
+    const bool held = model_version != kUnversioned && slot.model_held && slot.model_host == host &&
+                      slot.model_bytes == bytes && slot.model_version == model_version;
     if (!held) memory_.upload(slot.device, host, bytes);
     slot.model_held = true;
     slot.model_host = host;
     slot.model_bytes = bytes;
-    slot.model_version = model_version_;
+    slot.model_version = model_version;
     return slot.device;
   }
   slot.model_held = false;

@@ -61,7 +61,15 @@ class ArrayMirror {
   /// kept).
   template <typename T>
   void map(T*& pointer, std::size_t count, Copy copy = Copy::Both) {
-    void* device = map_bytes(pointer, count * sizeof(T), !std::is_const_v<T>, copy);
+    void* device = map_bytes(pointer, count * sizeof(T), !std::is_const_v<T>, copy, model_version_);
+    pointer = static_cast<T*>(device);
+  }
+  /// map(pointer, count, Copy::Model) for an array that changes with a
+  /// version of its own (the contact topology's rebuilds), not the pass's:
+  /// uploaded when `version` differs from the one its slot last held.
+  template <typename T>
+  void map_model(T*& pointer, std::size_t count, std::uint64_t version) {
+    void* device = map_bytes(pointer, count * sizeof(T), !std::is_const_v<T>, Copy::Model, version);
     pointer = static_cast<T*>(device);
   }
   /// Copies every writable array of this pass back to its host array.
@@ -84,7 +92,8 @@ class ArrayMirror {
     std::size_t model_bytes = 0;
     std::uint64_t model_version = 0;
   };
-  void* map_bytes(const void* host, std::size_t bytes, bool writable, Copy copy);
+  void* map_bytes(const void* host, std::size_t bytes, bool writable, Copy copy,
+                  std::uint64_t model_version);
 
   DeviceMemory& memory_;
   std::vector<Slot> slots_;

@@ -229,14 +229,16 @@ class DeviceContactDetector {
     inputs_.map(dev.restitution, n, model);
     inputs_.map(dev.collision_group, n, model);
     inputs_.map(dev.collision_mask, n, model);
-    // The never-colliding pairs as the candidates' `joined` list.
+    // The never-colliding pairs as the candidates' `joined` list. The
+    // topology's arrays go up after a rebuild only.
+    const std::uint64_t topology = topology_.version();
     dev.no_collision_pairs = topology_.joined().data();
     dev.no_collision_count = static_cast<int>(topology_.joined().size());
-    inputs_.map(dev.no_collision_pairs, topology_.joined().size());
+    inputs_.map_model(dev.no_collision_pairs, topology_.joined().size(), topology);
     jointed_ = topology_.jointed().data();
-    inputs_.map(jointed_, topology_.jointed().size());
+    inputs_.map_model(jointed_, topology_.jointed().size(), topology);
     articulation_ = topology_.any_articulation() ? topology_.articulation().data() : nullptr;
-    inputs_.map(articulation_, articulation_ ? topology_.articulation().size() : 0);
+    inputs_.map_model(articulation_, articulation_ ? topology_.articulation().size() : 0, topology);
     dev.bond_end_body = nullptr;  // read by the topology only, on the host
     dev.bond_count = 0;
     return dev;
