@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "pabd/world.h"
+#include "world/world_impl.h"
 
 namespace pabd {
 namespace {
@@ -121,5 +122,45 @@ TEST(IslandMomentum, AChainOnTheGroundIsLeftAlone) {
     EXPECT_NEAR(world.body_state(world.body_at(i)).position.y, 0.1, 2e-3);  // resting, mm
 }
 
+TEST(IslandMomentum, TheIslandsFollowTheJointsTheyAreKeptFor) {
+  // The islands' lists are kept from step to step and built again when the
+  // model changes (current_island_lists): a removed joint must split the
+  // island at the next step, and the last one removed must end it.
+  WorldDef def = default_world_def();
+  def.gravity = {0, 0, 0};
+  World world(def);
+  std::vector<BodyId> bodies;
+  std::vector<JointId> joints;
+  for (int i = 0; i < 3; ++i) {
+    BodyDef b = default_body_def();
+    b.shape = box_shape({0.2, 0.2, 0.2});
+    b.position = {0.3 * i, 0, 0};
+    bodies.push_back(world.add_body(b));
+    if (i > 0) {
+      SphericalJointDef j;
+      j.body_a = bodies[std::size_t(i - 1)];
+      j.body_b = bodies.back();
+      j.anchor = {0.3 * i - 0.15, 0, 0};
+      joints.push_back(world.add_spherical_joint(j));
+    }
+  }
+  const IslandLists& lists = world_impl(world).buffers.island_lists;
+  const auto island_sizes = [&] {
+    std::vector<int> sizes;
+    for (int k = 0; k < lists.island_count; ++k)
+      sizes.push_back(lists.begin[k + 1] - lists.begin[k]);
+    return sizes;
+  };
+  ASSERT_TRUE(world.step().ok);
+  ASSERT_TRUE(world.step().ok);  // kept: the same lists
+  EXPECT_EQ(island_sizes(), std::vector<int>{3});
+  world.remove_joint(joints[1]);  // body 2 leaves
+  ASSERT_TRUE(world.step().ok);
+  EXPECT_EQ(island_sizes(), std::vector<int>{2});
+  EXPECT_EQ(lists.island_of[2], -1);
+  world.remove_joint(joints[0]);
+  ASSERT_TRUE(world.step().ok);
+  EXPECT_EQ(lists.island_count, 0);
+}
 }  // namespace
 }  // namespace pabd

@@ -111,8 +111,8 @@ class MirroredBackend final : public DeviceBackend {
     StepContext dev = host;  // settings, flags, observer; the views are swapped below
     const int pairs = host.contact.pair_count;
     // The islands from the host's bonds and static flags, before they are mapped.
-    const bool islands = island_momentum_applies(host);
-    IslandLists lists = islands ? build_island_lists(host) : IslandLists{};
+    IslandLists lists = current_island_lists(host);
+    const bool islands = lists.island_count > 0;
     // With the contacts on the device, this step's detect_stage began the
     // pass (device_step.cpp runs it first).
     if (!contacts_on_device) mirror_.begin_pass(host.model_version);

@@ -93,10 +93,25 @@ IslandLists build_island_lists(const StepContext& ctx) {
   return lists;
 }
 
+const IslandLists& current_island_lists(const StepContext& ctx) {
+  StepBuffers& buf = *ctx.buffers;
+  const bool current = buf.island_lists_built && buf.island_lists_model == ctx.model_version &&
+                       buf.island_lists_bodies == ctx.bodies.count &&
+                       buf.island_lists_bonds == ctx.bonds.count;
+  if (!current) {
+    buf.island_lists = island_momentum_applies(ctx) ? build_island_lists(ctx) : IslandLists{};
+    buf.island_lists_built = true;
+    buf.island_lists_model = ctx.model_version;
+    buf.island_lists_bodies = ctx.bodies.count;
+    buf.island_lists_bonds = ctx.bonds.count;
+  }
+  return buf.island_lists;
+}
+
 void island_momentum_stage(StepContext& ctx) {
-  if (!island_momentum_applies(ctx)) return;
   const auto t0 = StageClock::now();
-  const IslandLists lists = build_island_lists(ctx);
+  const IslandLists& lists = current_island_lists(ctx);
+  if (lists.island_count == 0) return;  // no bond joins two moving bodies
   std::vector<std::uint8_t>& held = ctx.buffers->island_held;
   held.resize(std::size_t(ctx.bodies.count));
   // Over the contact pairs in host memory (ctx.contact_graph, on any backend).

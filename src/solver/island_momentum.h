@@ -38,4 +38,12 @@ bool island_momentum_applies(const StepContext& ctx);
 /// the bonds' ends only, which ctx must hold in host memory.
 IslandLists build_island_lists(const StepContext& ctx);
 
+/// build_island_lists' lists when some bond joins two moving bodies, else
+/// none (island_count 0), kept in ctx.buffers from step to step and built
+/// again only when the model changed: they follow from the bonds' ends and
+/// the static flags, and the World bumps StepContext::model_version with
+/// every change to either (a bond added or removed, a body removed, a
+/// snapshot restored).
+const IslandLists& current_island_lists(const StepContext& ctx);
+
 }  // namespace pabd

@@ -17,6 +17,7 @@
 #include "pabd/world.h"
 #include "solver/body_kernels.h"
 #include "solver/colouring.h"
+#include "solver/island_kernels.h"
 
 namespace pabd {
 
@@ -30,6 +31,11 @@ struct StepBuffers {
   std::vector<int> island_parent, island_size, island_of, island_of_root, island_next;
   std::vector<int> island_begin, island_body;
   std::vector<std::uint8_t> island_bond_held, island_held;
+  /// current_island_lists' lists, and the model they were built for.
+  IslandLists island_lists;
+  bool island_lists_built = false;
+  std::uint64_t island_lists_model = 0;
+  int island_lists_bodies = 0, island_lists_bonds = 0;
 };
 
 /// The step's settings, read once from WorldDef.
