@@ -93,6 +93,29 @@ TEST(DeviceStep, CollisionsOffKeepTheCpuBits) {  // no detector: no contact arra
                     },
                     60});
 }
+TEST(DeviceStep, ARebuiltBondColouringReachesTheDevice) {
+  // Without contacts the sweeps use the bonds' colouring, which the device
+  // keeps while the bonds hold (Colouring::bond_builds). Removing joints
+  // rebuilds it with other colours in arrays of the same size: the device
+  // must take the new one, or its sweeps and bits part from the CPU's.
+  const Scene s = [] {
+    Scene scene = file("chain.json");
+    scene.settings.collisions = false;
+    return scene;
+  }();
+  World cpu = build_world(s, comparable(s.settings, 2));
+  World device = build_world(s, comparable(s.settings, 1));
+  world_impl(device).device = make_emulated_backend();
+  ASSERT_GE(cpu.joint_count(), 4);
+  for (int n = 1; n <= 40; ++n) {
+    if (n == 10 || n == 20) {  // the second and third joints
+      cpu.remove_joint(cpu.joint_at(n / 10));
+      device.remove_joint(device.joint_at(n / 10));
+    }
+    ASSERT_TRUE(cpu.step().ok && device.step().ok) << "step " << n;
+    ASSERT_EQ(cpu.state_hash(), device.state_hash()) << "bits differ at step " << n;
+  }
+}
 TEST(DeviceStep, JacobiSweepsKeepTheCpuBits) {  // the paper's order: pairs evaluated apart
   expect_same_bits({"ball_into_stack_jacobi",
                     [] {
@@ -194,6 +217,11 @@ TEST(DeviceStep, VelocitiesOnTheDeviceStillBringBackTheStartTheAuditReads) {
 /// BondArrays (the ends' anchors, the joint-axis state, penalty, multiplier).
 constexpr std::size_t kBondStateBytes =
     2 * sizeof(Vec3) + sizeof(AxisBondState) + sizeof(Real) + sizeof(Vec3);
+/// What goes up per bond in a step whose model did not change: the state
+/// above, and the joint settings the World may change between steps without
+/// a new model version (hard, the axis model: limits and drives). Not the
+/// bond's kind, ends, stiffness, rest length, axis nor mass behind.
+constexpr std::size_t kBondUpBytes = kBondStateBytes + sizeof(std::uint8_t) + sizeof(AxisBondModel);
 
 TEST(DeviceStep, IslandMomentumRunsOnTheDevice) {
   // Three islands on ball joints: a free chain in the air, a light box
@@ -264,6 +292,12 @@ TEST(DeviceStep, IslandMomentumRunsOnTheDevice) {
     const std::size_t down = bodies * (kStateBytesPerBody + sizeof(Vec3) + sizeof(Quat)) +
                              bonds * kBondStateBytes + 1024;
     EXPECT_LE(device.last_timings().downloaded_mb, double(down) * 1e-6) << "step " << n;
+    // Up, where the model did not change: the state and the bonds' per-step
+    // arrays, + 128 bytes, less than the bonds' model (60 bytes a bond).
+    const std::size_t up = bodies * kStateUpBytesPerBody + bonds * kBondUpBytes + 128;
+    if (n != 1 && n != 20) {
+      EXPECT_LE(device.last_timings().uploaded_mb, double(up) * 1e-6) << "step " << n;
+    }
   }
   EXPECT_GT(device.contact_count(), 0);
   // The free chain's momentum is the impulse of the push and gravity: the

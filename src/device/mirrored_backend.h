@@ -127,7 +127,12 @@ class MirroredBackend final : public DeviceBackend {
     ColouringView colouring;
     // The colouring over the device's contacts is the device's (device_step.cpp).
     const bool colours_here = contacts_on_device && sweeps.with_contacts;
-    if (sweeps.colouring && !colours_here) colouring = map_colouring(mirror_, *sweeps.colouring);
+    if (sweeps.colouring && !colours_here) {
+      // A bond colouring is kept while the bonds hold; one over contacts is new.
+      const std::uint64_t version =
+          sweeps.with_contacts ? ArrayMirror::kUnversioned : sweeps.colouring->bond_builds;
+      colouring = map_colouring(mirror_, *sweeps.colouring, version);
+    }
     // The ends the bodies gather: none, or the contacts' (now on the device).
     const ContactEnds ends = sweeps.ends.begin ? dev.contact_ends : ContactEnds{};
     StageTimings& t = host.timings;

@@ -84,15 +84,20 @@ inline void map_arrays(ArrayMirror& m, BondArrays& b) {
   static_assert(sizeof(BondArrays) == view_mirror_detail::one_count(14),
                 "map_arrays(BondArrays) must list every array of BondArrays");
   const std::size_t n = static_cast<std::size_t>(b.count), ends = 2 * n;
-  m.map(b.kind, n);
-  m.map(b.end_body, ends);
+  // Set when a bond is made, or by the World's topology (the mass behind a
+  // joint), whose every change bumps the model version: up after a change only.
+  constexpr ArrayMirror::Copy model = ArrayMirror::Copy::Model;
+  m.map(b.kind, n, model);
+  m.map(b.end_body, ends, model);
+  m.map(b.stiffness, n, model);
+  m.map(b.rest_length, n, model);
+  m.map(b.axis, n, model);
+  m.map(b.mass_behind, n, model);
+  // A line bond's end slides each step (slide_line_anchor), and the World
+  // sets joint limits and drives between steps without a new model version.
   m.map(b.end_local, ends);
-  m.map(b.stiffness, n);
-  m.map(b.rest_length, n);
-  m.map(b.axis, n);
   m.map(b.hard, n);
   m.map(b.axis_model, n);
-  m.map(b.mass_behind, n);
   m.map(b.axis_state, n);
   m.map(b.penalty, n);
   m.map(b.lambda, n);
@@ -153,17 +158,21 @@ inline void map_arrays(ArrayMirror& m, ContactEnds& e, int body_count, int pair_
 }
 
 /// A colouring's lists on the device; the launch sizes stay in host memory.
-inline ColouringView map_colouring(ArrayMirror& m, const Colouring& c) {
+/// They go up when `version` changed since its slots last held them: a bond
+/// colouring's Colouring::bond_builds; kUnversioned (a colouring over this
+/// step's contacts) uploads them every pass.
+inline ColouringView map_colouring(ArrayMirror& m, const Colouring& c,
+                                   std::uint64_t version = ArrayMirror::kUnversioned) {
   ColouringView v = host_view(c);
-  m.map(v.order, c.order.size());
-  m.map(v.bond_order, c.bond_order.size());
-  m.map(v.colour, c.colour.size());
-  m.map(v.block_begin, v.block_begin ? c.block_begin.size() : 0);
+  m.map_model(v.order, c.order.size(), version);
+  m.map_model(v.bond_order, c.bond_order.size(), version);
+  m.map_model(v.colour, c.colour.size(), version);
+  m.map_model(v.block_begin, v.block_begin ? c.block_begin.size() : 0, version);
   return v;
 }
 
-/// The islands' lists (solver/island_kernels.h): built on the host each
-/// step that has islands, read by the device's island momentum only. They
+/// The islands' lists (solver/island_kernels.h): built on the host when the
+/// model changes (current_island_lists), read by the device's island momentum only. They
 /// follow from the bonds and the static flags alone, whose every change
 /// bumps the model version: up after a change only, as the model.
 inline void map_arrays(ArrayMirror& m, IslandLists& l) {

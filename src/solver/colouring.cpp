@@ -114,6 +114,7 @@ void colour_bodies(const BodyArrays& bodies, const int* bond_end_body, int bond_
   colour_greedy(bodies, bond_end_body, bond_count, ContactGraph{}, nullptr, out);
   out.built_body_count = bodies.count;
   out.built_end_body.assign(bond_end_body, bond_end_body + 2 * bond_count);
+  ++out.bond_builds;
 }
 
 bool colouring_is_current(const Colouring& colouring, int body_count, const int* bond_end_body,

@@ -36,6 +36,7 @@
 // reused from step to step (no allocation once warm).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "model/body_arrays.h"
@@ -75,6 +76,9 @@ struct Colouring {
   std::vector<int> sorted;          ///< bodies being sorted
   int built_body_count = -1;        ///< bodies it was built for (-1: never built)
   std::vector<int> built_end_body;  ///< the bonds' end bodies it was built for
+  /// Counts colour_bodies' builds (bonds only): a device uploads a bond
+  /// colouring again only when this changed (device/view_mirror.h).
+  std::uint64_t bond_builds = 0;
 
   int colour_count() const { return static_cast<int>(colour_begin.size()) - 1; }
 };
