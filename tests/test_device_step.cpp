@@ -116,6 +116,53 @@ TEST(DeviceStep, ARebuiltBondColouringReachesTheDevice) {
     ASSERT_EQ(cpu.state_hash(), device.state_hash()) << "bits differ at step " << n;
   }
 }
+TEST(DeviceStep, ANewDriveTargetReachesTheDevice) {
+  // A motor's target changes between steps (World::set_joint_drive) in
+  // arrays of the same size: the device keeps the joints' limits and drives
+  // while their version holds, so it must take the new ones, or its bits
+  // part from the CPU's. A wheel on a motor hinged to the world, then to a
+  // second wheel, no contacts.
+  WorldDef def = comparable(default_world_def(), 1);
+  def.collisions = false;
+  World cpu(comparable(def, 2)), device(def);
+  world_impl(device).device = make_emulated_backend();
+  std::vector<JointId> motor;  // the CPU's, the device's
+  for (World* w : {&cpu, &device}) {
+    BodyDef wheel = default_body_def();
+    wheel.shape = box_shape({0.4, 0.4, 0.1});
+    const BodyId first = w->add_body(wheel);
+    wheel.position = {1, 0, 0};
+    const BodyId second = w->add_body(wheel);
+    HingeJointDef axle;
+    axle.body_b = first;
+    axle.drive.mode = DriveMode::Velocity;
+    axle.drive.target = 1;
+    motor.push_back(w->add_hinge_joint(axle));
+    HingeJointDef link;
+    link.body_a = first;
+    link.body_b = second;
+    link.anchor = {0.5, 0, 0};
+    w->add_hinge_joint(link);
+  }
+  for (int n = 1; n <= 30; ++n) {
+    if (n == 10 || n == 20) {
+      JointDrive faster;
+      faster.mode = n == 10 ? DriveMode::Velocity : DriveMode::Off;
+      faster.target = 3;
+      cpu.set_joint_drive(motor[0], faster);
+      device.set_joint_drive(motor[1], faster);
+    }
+    ASSERT_TRUE(cpu.step().ok && device.step().ok) << "step " << n;
+    ASSERT_EQ(cpu.state_hash(), device.state_hash()) << "bits differ at step " << n;
+    // The motor drives the wheel at 3 rad/s from step 10 until it is
+    // switched off (a hard drive: its speed to the iterations' tolerance,
+    // well within 10%).
+    if (n == 19) {
+      EXPECT_NEAR(device.body_state(device.body_at(0)).angular_velocity.z, 3, 0.3);
+    }
+  }
+}
+
 TEST(DeviceStep, JacobiSweepsKeepTheCpuBits) {  // the paper's order: pairs evaluated apart
   expect_same_bits({"ball_into_stack_jacobi",
                     [] {
@@ -217,11 +264,11 @@ TEST(DeviceStep, VelocitiesOnTheDeviceStillBringBackTheStartTheAuditReads) {
 /// BondArrays (the ends' anchors, the joint-axis state, penalty, multiplier).
 constexpr std::size_t kBondStateBytes =
     2 * sizeof(Vec3) + sizeof(AxisBondState) + sizeof(Real) + sizeof(Vec3);
-/// What goes up per bond in a step whose model did not change: the state
-/// above, and the joint settings the World may change between steps without
-/// a new model version (hard, the axis model: limits and drives). Not the
-/// bond's kind, ends, stiffness, rest length, axis nor mass behind.
-constexpr std::size_t kBondUpBytes = kBondStateBytes + sizeof(std::uint8_t) + sizeof(AxisBondModel);
+/// What goes up per bond in a step whose model and joint settings did not
+/// change: the state above. Not the bond's kind, ends, stiffness, rest
+/// length, axis, mass behind, nor its limits and drives (`hard`, the axis
+/// model: World::set_joint_drive changes them).
+constexpr std::size_t kBondUpBytes = kBondStateBytes;
 
 TEST(DeviceStep, IslandMomentumRunsOnTheDevice) {
   // Three islands on ball joints: a free chain in the air, a light box
@@ -292,8 +339,9 @@ TEST(DeviceStep, IslandMomentumRunsOnTheDevice) {
     const std::size_t down = bodies * (kStateBytesPerBody + sizeof(Vec3) + sizeof(Quat)) +
                              bonds * kBondStateBytes + 1024;
     EXPECT_LE(device.last_timings().downloaded_mb, double(down) * 1e-6) << "step " << n;
-    // Up, where the model did not change: the state and the bonds' per-step
-    // arrays, + 128 bytes, less than the bonds' model (60 bytes a bond).
+    // Up, where the model did not change: the state and the bonds' state,
+    // + 128 bytes, less than the bonds' model (60 bytes a bond) or their
+    // joint settings (sizeof(AxisBondModel) + 1 a bond).
     const std::size_t up = bodies * kStateUpBytesPerBody + bonds * kBondUpBytes + 128;
     if (n != 1 && n != 20) {
       EXPECT_LE(device.last_timings().uploaded_mb, double(up) * 1e-6) << "step " << n;

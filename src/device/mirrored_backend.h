@@ -117,7 +117,7 @@ class MirroredBackend final : public DeviceBackend {
     // pass (device_step.cpp runs it first).
     if (!contacts_on_device) mirror_.begin_pass(host.model_version);
     map_arrays(mirror_, dev.bodies, BodyPass{host.any_external_input});
-    map_arrays(mirror_, dev.bonds);
+    map_arrays(mirror_, dev.bonds, host.joint_settings_version);
     if (!contacts_on_device) {
       map_arrays(mirror_, dev.contact);
       map_arrays(mirror_, dev.contact_ends, host.bodies.count, pairs);

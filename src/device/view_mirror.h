@@ -79,8 +79,10 @@ inline void map_arrays(ArrayMirror& m, BodyArrays& b, BodyPass pass = {}) {
   m.map(b.end_index, ends, model);
 }
 
-/// Per bond and per end (2 per bond).
-inline void map_arrays(ArrayMirror& m, BondArrays& b) {
+/// Per bond and per end (2 per bond). `joint_settings_version`
+/// (StepContext's): the version of the joints' limits and drives.
+inline void map_arrays(ArrayMirror& m, BondArrays& b,
+                       std::uint64_t joint_settings_version = ArrayMirror::kUnversioned) {
   static_assert(sizeof(BondArrays) == view_mirror_detail::one_count(14),
                 "map_arrays(BondArrays) must list every array of BondArrays");
   const std::size_t n = static_cast<std::size_t>(b.count), ends = 2 * n;
@@ -93,11 +95,12 @@ inline void map_arrays(ArrayMirror& m, BondArrays& b) {
   m.map(b.rest_length, n, model);
   m.map(b.axis, n, model);
   m.map(b.mass_behind, n, model);
-  // A line bond's end slides each step (slide_line_anchor), and the World
-  // sets joint limits and drives between steps without a new model version.
+  // The joints' limits and drives change with World::set_joint_drive, which
+  // leaves the model version alone: up when their own version changed.
+  m.map_model(b.hard, n, joint_settings_version);
+  m.map_model(b.axis_model, n, joint_settings_version);
+  // A line bond's end slides each step (slide_line_anchor).
   m.map(b.end_local, ends);
-  m.map(b.hard, n);
-  m.map(b.axis_model, n);
   m.map(b.axis_state, n);
   m.map(b.penalty, n);
   m.map(b.lambda, n);

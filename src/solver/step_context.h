@@ -73,6 +73,9 @@ struct StepContext {
   std::int64_t steps_taken = 0;  ///< steps before this one (drive targets, AVBD history)
   /// WorldImpl::model_version: a device re-uploads the bodies' model when it changes.
   std::uint64_t model_version = 0;
+  /// WorldImpl::joint_settings_version: a device re-uploads the bonds'
+  /// `hard` and axis model (limits, drives) when it changes.
+  std::uint64_t joint_settings_version = 0;
   bool any_loaded_joint = false;    ///< some hard point bond carries load (acceleration.h)
   bool any_restitution = false;     ///< some body has restitution > 0
   bool any_external_input = false;  ///< some body has an applied force or torque, or damping

@@ -61,6 +61,7 @@ void WorldImpl::build_topology() {
   topology_dirty = false;
   // Every body added or removed and every bond leads here before a step.
   ++model_version;
+  ++joint_settings_version;
 }
 
 HardBondSettings WorldImpl::hard_settings() const {

@@ -68,6 +68,11 @@ class WorldImpl {
   /// filter): a device uploads those arrays only after a change
   /// (StepContext::model_version).
   std::uint64_t model_version = 0;
+  /// Bumped with the model version and by every change to the joints'
+  /// limits and drives (the bonds' `hard` and axis model: set_joint_drive):
+  /// a device uploads those arrays only after a change
+  /// (StepContext::joint_settings_version).
+  std::uint64_t joint_settings_version = 0;
   /// The divergence guard's reference and drive work (energy_audit.h);
   /// restarted by every edit that brings energy from outside.
   EnergyAudit energy_audit;

@@ -65,6 +65,7 @@ StepContext WorldImpl::step_context() {
   s.avbd_stabilization = settings.avbd_stabilization;
   ctx.steps_taken = steps_taken;
   ctx.model_version = model_version;
+  ctx.joint_settings_version = joint_settings_version;
   ctx.any_loaded_joint = any_loaded_joint;
   ctx.any_restitution = any_restitution;
   ctx.any_external_input = any_applied || any_damping;
