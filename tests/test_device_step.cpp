@@ -117,10 +117,11 @@ TEST(DeviceStep, ARebuiltBondColouringReachesTheDevice) {
   }
 }
 TEST(DeviceStep, ANewDriveTargetReachesTheDevice) {
-  // A motor's target changes between steps (World::set_joint_drive) in
-  // arrays of the same size: the device keeps the joints' limits and drives
-  // while their version holds, so it must take the new ones, or its bits
-  // part from the CPU's. A wheel on a motor hinged to the world, then to a
+  // A motor's target and mode change between steps (World::set_joint_drive)
+  // in arrays of the same size: the device keeps the joints' limits and
+  // drives while their version holds, and the bonds' state while the state
+  // version does, so it must take the new ones, or its bits part from the
+  // CPU's. A wheel on a motor hinged to the world, then to a
   // second wheel, no contacts.
   WorldDef def = comparable(default_world_def(), 1);
   def.collisions = false;
@@ -144,11 +145,13 @@ TEST(DeviceStep, ANewDriveTargetReachesTheDevice) {
     link.anchor = {0.5, 0, 0};
     w->add_hinge_joint(link);
   }
-  for (int n = 1; n <= 30; ++n) {
-    if (n == 10 || n == 20) {
+  for (int n = 1; n <= 40; ++n) {
+    // Faster at step 10, off at 20, back on at 25: a new mode starts from a
+    // fresh multiplier and penalty (the bonds' state, written on the host).
+    if (n == 10 || n == 20 || n == 25) {
       JointDrive faster;
-      faster.mode = n == 10 ? DriveMode::Velocity : DriveMode::Off;
-      faster.target = 3;
+      faster.mode = n == 20 ? DriveMode::Off : DriveMode::Velocity;
+      faster.target = n == 25 ? -2 : 3;
       cpu.set_joint_drive(motor[0], faster);
       device.set_joint_drive(motor[1], faster);
     }
@@ -160,6 +163,58 @@ TEST(DeviceStep, ANewDriveTargetReachesTheDevice) {
     if (n == 19) {
       EXPECT_NEAR(device.body_state(device.body_at(0)).angular_velocity.z, 3, 0.3);
     }
+  }
+}
+
+TEST(DeviceStep, HostWritesBetweenStepsReachTheDevice) {
+  // The device keeps the state it brought back while the host leaves it
+  // alone (Copy::Kept): every write of the API between steps must send it
+  // up again, or the device's bits part from the CPU's. A pendulum on a
+  // world anchor, a box on the ground, a free box; one write every few steps.
+  WorldDef def = comparable(default_world_def(), 1);
+  World cpu(comparable(def, 2)), device(def);
+  world_impl(device).device = make_emulated_backend();
+  std::vector<BodyId> box, free_box;
+  std::vector<JointId> hinge;
+  for (World* w : {&cpu, &device}) {
+    BodyDef ground = default_body_def();
+    ground.is_static = true;
+    ground.shape = plane_shape({0, 1, 0}, 0);
+    w->add_body(ground);
+    BodyDef b = default_body_def();
+    b.shape = box_shape({0.5, 0.5, 0.5});
+    b.position = {0, 0.25, 0};
+    box.push_back(w->add_body(b));
+    b.position = {3, 2, 0};
+    free_box.push_back(w->add_body(b));
+    b.position = {-3, 1, 0};
+    const BodyId bob = w->add_body(b);
+    HingeJointDef j;
+    j.body_b = bob;
+    j.anchor = {-3, 2, 0};
+    hinge.push_back(w->add_hinge_joint(j));
+  }
+  for (int n = 1; n <= 30; ++n) {
+    for (int k = 0; k < 2; ++k) {
+      World& w = k == 0 ? cpu : device;
+      if (n == 5) {
+        BodyState s = w.body_state(free_box[k]);
+        s.position.y += 0.5;
+        s.angular_velocity = {0, 2, 0};
+        w.set_body_state(free_box[k], s);
+      }
+      if (n == 9) w.apply_impulse(box[k], {3, 0, 0}, {0, 0.4, 0});
+      if (n == 13) w.set_velocity(free_box[k], {0, 4, 1}, {1, 0, 0});
+      if (n == 17) w.set_world_anchor(hinge[k], {-3, 2.2, 0.1});
+      if (n == 21) {
+        JointDrive motor;
+        motor.mode = DriveMode::Velocity;
+        motor.target = 2;
+        w.set_joint_drive(hinge[k], motor);
+      }
+    }
+    ASSERT_TRUE(cpu.step().ok && device.step().ok) << "step " << n;
+    ASSERT_EQ(cpu.state_hash(), device.state_hash()) << "bits differ at step " << n;
   }
 }
 
@@ -191,8 +246,10 @@ constexpr std::size_t kDetectOnlyBytesPerBody =
 /// not the pairs' graph.
 constexpr std::size_t kStateBytesPerBody =
     sizeof(Vec3) + sizeof(Mat3) + sizeof(Quat) + 2 * sizeof(Vec3) + sizeof(double);
-/// After the first step, the model stays on the device (Copy::Model) and
-/// only the state goes up: pose, orientation, velocities.
+/// After the first step, the model stays on the device (Copy::Model); the
+/// state goes up only in steps the host wrote it before (Copy::Kept: an
+/// applied force's external velocity stage, set_body_state): pose,
+/// orientation, velocities.
 constexpr std::size_t kStateUpBytesPerBody =
     sizeof(Vec3) + sizeof(Mat3) + sizeof(Quat) + 2 * sizeof(Vec3);
 
@@ -206,12 +263,11 @@ TEST(DeviceStep, CopiesWhatTheStepReadsOnly) {
   for (int n = 1; n <= 3; ++n) {
     ASSERT_TRUE(w.step().ok);
     // + 1 KB in the first step: the bond-end range's last entry, the colours'
-    // sizes and the scalars copied with the launches. After it only the
-    // state goes up: + 256 bytes is less than a byte a body, so the contact
-    // topology's per-body flag going up again (it goes with its rebuilds
-    // only) fails the bound.
-    const std::size_t up_per_body =
-        n == 1 ? kLoopBytesPerBody + kDetectOnlyBytesPerBody : kStateUpBytesPerBody;
+    // sizes and the scalars copied with the launches. After it nothing goes
+    // up a body: the device keeps the state it brought back (Copy::Kept)
+    // while the host leaves it alone, the model and the contact topology
+    // until they change. 256 bytes is less than a byte a body.
+    const std::size_t up_per_body = n == 1 ? kLoopBytesPerBody + kDetectOnlyBytesPerBody : 0;
     const double up_mb = double(bodies * up_per_body + (n == 1 ? 1024 : 256)) * 1e-6;
     const double down_mb = double(bodies * kStateBytesPerBody + 1024) * 1e-6;
     EXPECT_LE(w.last_timings().uploaded_mb, up_mb) << "step " << n;
@@ -339,9 +395,10 @@ TEST(DeviceStep, IslandMomentumRunsOnTheDevice) {
     const std::size_t down = bodies * (kStateBytesPerBody + sizeof(Vec3) + sizeof(Quat)) +
                              bonds * kBondStateBytes + 1024;
     EXPECT_LE(device.last_timings().downloaded_mb, double(down) * 1e-6) << "step " << n;
-    // Up, where the model did not change: the state and the bonds' state,
-    // + 128 bytes, less than the bonds' model (60 bytes a bond) or their
-    // joint settings (sizeof(AxisBondModel) + 1 a bond).
+    // Up, where the model did not change: the state (the push is written
+    // to the velocities on the host each step) and the bonds' state, + 128
+    // bytes, less than the bonds' model (60 bytes a bond) or their joint
+    // settings (sizeof(AxisBondModel) + 1 a bond).
     const std::size_t up = bodies * kStateUpBytesPerBody + bonds * kBondUpBytes + 128;
     if (n != 1 && n != 20) {
       EXPECT_LE(device.last_timings().uploaded_mb, double(up) * 1e-6) << "step " << n;
@@ -551,6 +608,47 @@ TEST(ArrayMirror, ModelWithItsOwnVersionGoesUpWhenThatChangesOnly) {
     EXPECT_EQ(view[1], 1) << "pass " << pass;
     EXPECT_EQ(memory.uploads, expected_uploads[pass]) << "pass " << pass;
   }
+}
+
+TEST(ArrayMirror, KeptStateGoesUpAfterTheHostWroteItOrAPassWasMissed) {
+  CountingMemory memory;
+  ArrayMirror mirror(memory);
+  std::vector<double> state = {1, 2};
+  std::vector<double> other = {0, 0};
+  const auto pass = [&](std::uint64_t state_version, double device_adds) {
+    double* view = state.data();
+    mirror.begin_pass(5, state_version);
+    mirror.map(view, state.size(), ArrayMirror::Copy::Kept);
+    view[0] += device_adds;  // the "loops"
+    mirror.download_writable();
+  };
+  pass(1, 10);  // up (first), back: 11
+  EXPECT_EQ(memory.uploads, 1);
+  EXPECT_EQ(state[0], 11.0);
+  pass(1, 10);  // held: the device's 11 + 10
+  EXPECT_EQ(memory.uploads, 1);
+  EXPECT_EQ(state[0], 21.0);
+  state[0] = 100;  // the host writes, and says so
+  pass(2, 1);
+  EXPECT_EQ(memory.uploads, 2);
+  EXPECT_EQ(state[0], 101.0);
+  // A pass that maps the slot to another array: the next one uploads.
+  double* elsewhere = other.data();
+  mirror.begin_pass(5, 2);
+  mirror.map(elsewhere, other.size(), ArrayMirror::Copy::Kept);
+  mirror.download_writable();
+  pass(2, 1);
+  EXPECT_EQ(memory.uploads, 4);
+  EXPECT_EQ(state[0], 102.0);
+  // A pass that maps it (held: no upload) but ends before bringing it back
+  // (an error mid-step): the device's copy may have moved on, so the next
+  // pass uploads.
+  double* view = state.data();
+  mirror.begin_pass(5, 2);
+  mirror.map(view, state.size(), ArrayMirror::Copy::Kept);
+  EXPECT_EQ(memory.uploads, 4);
+  pass(2, 0);
+  EXPECT_EQ(memory.uploads, 5);
 }
 
 TEST(ArrayMirror, SharedArraysShareOneBufferAndBuffersOutliveThePass) {

@@ -10,7 +10,8 @@ namespace {
 /// Whether an array mapped with `copy` comes back after the pass: a
 /// non-const view's, unless it only goes up or nowhere.
 bool brought_back(bool writable, ArrayMirror::Copy copy) {
-  return writable && (copy == ArrayMirror::Copy::Both || copy == ArrayMirror::Copy::Out);
+  return writable && (copy == ArrayMirror::Copy::Both || copy == ArrayMirror::Copy::Out ||
+                      copy == ArrayMirror::Copy::Kept);
 }
 
 }  // namespace
@@ -20,9 +21,11 @@ ArrayMirror::~ArrayMirror() {
     if (s.device) memory_.release(s.device);
 }
 
-void ArrayMirror::begin_pass(std::uint64_t model_version) {
+void ArrayMirror::begin_pass(std::uint64_t model_version, std::uint64_t state_version) {
   next_ = 0;
+  ++pass_;
   model_version_ = model_version;
+  state_version_ = state_version;
 }
 
 void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable, Copy copy,
@@ -58,11 +61,15 @@ void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable,
   slot.host = host;
   slot.bytes = bytes;
   slot.writable = brought_back(writable, copy);
-  if (copy == Copy::Model) {
+  slot.kept = copy == Copy::Kept;
+  if (copy == Copy::Model || copy == Copy::Kept) {
     const bool held = model_version != kUnversioned && slot.model_held && slot.model_host == host &&
-                      slot.model_bytes == bytes && slot.model_version == model_version;
+                      slot.model_bytes == bytes && slot.model_version == model_version &&
+                      (copy == Copy::Model || slot.kept_pass + 1 == pass_);
     if (!held) memory_.upload(slot.device, host, bytes);
-    slot.model_held = true;
+    // Kept state is held only once the pass brought it back (the loops may
+    // write it meanwhile): a pass that ends before uploads it again.
+    slot.model_held = copy == Copy::Model;
     slot.model_host = host;
     slot.model_bytes = bytes;
     slot.model_version = model_version;
@@ -78,8 +85,14 @@ void* ArrayMirror::map_bytes(const void* host, std::size_t bytes, bool writable,
 
 void ArrayMirror::download_writable() {
   for (std::size_t i = 0; i < next_; ++i) {
-    const Slot& s = slots_[i];
-    if (s.host && s.writable) memory_.download(const_cast<void*>(s.host), s.device, s.bytes);
+    Slot& s = slots_[i];
+    if (!s.host || !s.writable) continue;
+    memory_.download(const_cast<void*>(s.host), s.device, s.bytes);
+    // Host and device agree now, until the host writes (a new state version).
+    if (s.kept && s.model_host == s.host && s.model_bytes == s.bytes) {
+      s.model_held = true;
+      s.kept_pass = pass_;
+    }
   }
 }
 

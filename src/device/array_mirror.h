@@ -48,20 +48,31 @@ class ArrayMirror {
     /// The bodies' model: uploaded when the slot last held another array or
     /// size, or the pass's model version changed since (begin_pass), never
     /// brought back; no device loop writes it.
-    Model
+    Model,
+    /// State the device keeps between passes (poses, velocities, the bonds'
+    /// multipliers): brought back after every pass like Both, and uploaded
+    /// unless the same slot brought it back in the pass just before and the
+    /// pass's state version (begin_pass: the host wrote it) did not change
+    /// since. (A slot that skipped passes may hold it from before another
+    /// slot's loops moved it on.)
+    Kept
   };
 
   /// A pass whose Copy::Model arrays are all uploaded (no version to go by).
   static constexpr std::uint64_t kUnversioned = ~std::uint64_t(0);
   /// Starts a pass: the next map() takes the first slot. `model_version`
-  /// (StepContext::model_version) tells whether Copy::Model arrays changed.
-  void begin_pass(std::uint64_t model_version = kUnversioned);
+  /// (StepContext::model_version) tells whether Copy::Model arrays changed,
+  /// `state_version` (StepContext::state_version) whether the host wrote
+  /// Copy::Kept ones since the last pass brought them back.
+  void begin_pass(std::uint64_t model_version = kUnversioned,
+                  std::uint64_t state_version = kUnversioned);
   /// Points `pointer` at a device copy of its `count` elements, copied as
   /// `copy` says; a null pointer or no elements map to null (the slot is
   /// kept).
   template <typename T>
   void map(T*& pointer, std::size_t count, Copy copy = Copy::Both) {
-    void* device = map_bytes(pointer, count * sizeof(T), !std::is_const_v<T>, copy, model_version_);
+    const std::uint64_t version = copy == Copy::Kept ? state_version_ : model_version_;
+    void* device = map_bytes(pointer, count * sizeof(T), !std::is_const_v<T>, copy, version);
     pointer = static_cast<T*>(device);
   }
   /// map(pointer, count, Copy::Model) for an array that changes with a
@@ -85,9 +96,11 @@ class ArrayMirror {
     const void* host = nullptr;  ///< this pass's host array (null: unused)
     std::size_t bytes = 0;
     bool writable = false;  ///< brought back by download_writable()
-    // What the buffer holds since its last Copy::Model upload, while no
-    // other mapping of the slot wrote it.
+    // What the buffer holds since its last Copy::Model upload (or Copy::Kept
+    // download), while no other mapping of the slot wrote it.
     bool model_held = false;
+    bool kept = false;            ///< mapped Copy::Kept in this pass: held once brought back
+    std::uint64_t kept_pass = 0;  ///< the pass that last brought its Kept array back
     const void* model_host = nullptr;
     std::size_t model_bytes = 0;
     std::uint64_t model_version = 0;
@@ -99,6 +112,8 @@ class ArrayMirror {
   std::vector<Slot> slots_;
   std::size_t next_ = 0;
   std::uint64_t model_version_ = 0;  ///< this pass's
+  std::uint64_t state_version_ = 0;  ///< this pass's
+  std::uint64_t pass_ = 0;           ///< passes begun
   std::size_t held_ = 0, peak_ = 0;
 };
 

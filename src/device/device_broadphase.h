@@ -55,10 +55,13 @@ inline void require_device_geometry(const ShapePoseView& v, const char* who) {
 inline void map_poses(ArrayMirror& m, ShapePoseView& v) {
   const std::size_t n = v.count > 0 ? static_cast<std::size_t>(v.count) : 0;
   m.map(v.shape, n, ArrayMirror::Copy::Model);
-  m.map(v.position, n);
-  m.map(v.rotation, n);
-  m.map(v.velocity, n);
-  m.map(v.angular_velocity, n);
+  // The bodies' state: kept on the device while the host leaves it alone
+  // (the step's own pass brings it back: view_mirror.h).
+  constexpr ArrayMirror::Copy kept = ArrayMirror::Copy::Kept;
+  m.map(v.position, n, kept);
+  m.map(v.rotation, n, kept);
+  m.map(v.velocity, n, kept);
+  m.map(v.angular_velocity, n, kept);
   m.map(v.is_static, n, ArrayMirror::Copy::Model);
 }
 

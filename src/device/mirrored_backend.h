@@ -71,7 +71,7 @@ class MirroredBackend final : public DeviceBackend {
     // The step's pass starts with the detection's inputs; run_loops goes on
     // with it, so the bodies' arrays both read (poses, mass, static flags)
     // go up once.
-    mirror_.begin_pass(ctx.model_version);
+    mirror_.begin_pass(ctx.model_version, ctx.state_version);
     contacts_.detect_after(*ctx.detector, ctx.detect_input);
     ctx.contact = contacts_.arrays();
     ctx.contact_ends = contacts_.ends();
@@ -115,7 +115,7 @@ class MirroredBackend final : public DeviceBackend {
     const bool islands = lists.island_count > 0;
     // With the contacts on the device, this step's detect_stage began the
     // pass (device_step.cpp runs it first).
-    if (!contacts_on_device) mirror_.begin_pass(host.model_version);
+    if (!contacts_on_device) mirror_.begin_pass(host.model_version, host.state_version);
     map_arrays(mirror_, dev.bodies, BodyPass{host.any_external_input});
     map_arrays(mirror_, dev.bonds, host.joint_settings_version);
     if (!contacts_on_device) {

@@ -54,13 +54,16 @@ inline void map_arrays(ArrayMirror& m, BodyArrays& b, BodyPass pass = {}) {
   // on the host before detection (device_step.h): no device copy.
   b.linear_damping = b.angular_damping = nullptr;
   b.applied_force = b.applied_torque = nullptr;
-  m.map(b.position, n);
-  m.map(b.affine, n);
-  m.map(b.orientation, n);
+  // The state: brought back after every pass, and up again only when the
+  // host wrote it since (StepContext::state_version).
+  constexpr ArrayMirror::Copy kept = ArrayMirror::Copy::Kept;
+  m.map(b.position, n, kept);
+  m.map(b.affine, n, kept);
+  m.map(b.orientation, n, kept);
   // Read by predict; written by the velocities stage (on the device, after
   // the iterations), and on the host by external velocity.
-  m.map(b.velocity, n);
-  m.map(b.angular_velocity, n);
+  m.map(b.velocity, n, kept);
+  m.map(b.angular_velocity, n, kept);
   // Written by predict for every body before any loop reads them; read after
   // the iterations by island momentum (the target) and the velocities stage,
   // both on the device, and by the energy audit's applied work (the start).
@@ -99,11 +102,13 @@ inline void map_arrays(ArrayMirror& m, BondArrays& b,
   // leaves the model version alone: up when their own version changed.
   m.map_model(b.hard, n, joint_settings_version);
   m.map_model(b.axis_model, n, joint_settings_version);
-  // A line bond's end slides each step (slide_line_anchor).
-  m.map(b.end_local, ends);
-  m.map(b.axis_state, n);
-  m.map(b.penalty, n);
-  m.map(b.lambda, n);
+  // The bonds' state, kept on the device as the bodies' (a line bond's end
+  // slides each step: slide_line_anchor).
+  constexpr ArrayMirror::Copy kept = ArrayMirror::Copy::Kept;
+  m.map(b.end_local, ends, kept);
+  m.map(b.axis_state, n, kept);
+  m.map(b.penalty, n, kept);
+  m.map(b.lambda, n, kept);
   m.map(b.end_weight, ends, kScratch);  // each sweep's bonds before its bodies
   m.map(b.end_pull, ends, kScratch);
 }

@@ -76,6 +76,9 @@ struct StepContext {
   /// WorldImpl::joint_settings_version: a device re-uploads the bonds'
   /// `hard` and axis model (limits, drives) when it changes.
   std::uint64_t joint_settings_version = 0;
+  /// WorldImpl::state_version: a device uploads the bodies' and bonds' state
+  /// again only when the host wrote it since the device's last step.
+  std::uint64_t state_version = 0;
   bool any_loaded_joint = false;    ///< some hard point bond carries load (acceleration.h)
   bool any_restitution = false;     ///< some body has restitution > 0
   bool any_external_input = false;  ///< some body has an applied force or torque, or damping

@@ -125,6 +125,7 @@ void set_joint_axis_drive(WorldImpl& w, int joint, const JointDrive& drive) {
   }
   const AxisDriveMode mode = bond_mode(drive.mode);
   ++w.joint_settings_version;  // the drive bonds' axis model and `hard`, below
+  ++w.state_version;           // and a new mode's multiplier and penalty
   for (int i = f.drive_bond; i < f.drive_bond + bonds_per_axis(f); ++i) {
     AxisBondModel& m = w.bonds.axis_model[i];
     if (m.mode != mode) {  // a new mode starts from a fresh multiplier and penalty

@@ -73,6 +73,13 @@ class WorldImpl {
   /// a device uploads those arrays only after a change
   /// (StepContext::joint_settings_version).
   std::uint64_t joint_settings_version = 0;
+  /// Bumped by every write of the host to the bodies' or bonds' state
+  /// (poses, velocities, the bonds' anchors and multipliers) outside a
+  /// device's pass: set_body_state, impulses, velocities, a moved world
+  /// anchor, a new drive mode, the external velocity stage, a new model or
+  /// snapshot. A device keeps the state from its last step while it holds
+  /// (ArrayMirror::Copy::Kept, StepContext::state_version).
+  std::uint64_t state_version = 0;
   /// The divergence guard's reference and drive work (energy_audit.h);
   /// restarted by every edit that brings energy from outside.
   EnergyAudit energy_audit;

@@ -231,6 +231,7 @@ void World::restore_state(const std::uint8_t* data, std::size_t size) {
   w.steps_taken = steps;
   ++w.model_version;  // new arrays, their model included
   ++w.joint_settings_version;
+  ++w.state_version;
   w.bodies = std::move(b);
   w.collision_group = std::move(group);
   w.collision_mask = std::move(mask);

@@ -66,6 +66,7 @@ StepContext WorldImpl::step_context() {
   ctx.steps_taken = steps_taken;
   ctx.model_version = model_version;
   ctx.joint_settings_version = joint_settings_version;
+  ctx.state_version = state_version;
   ctx.any_loaded_joint = any_loaded_joint;
   ctx.any_restitution = any_restitution;
   ctx.any_external_input = any_applied || any_damping;
@@ -131,6 +132,8 @@ StepResult WorldImpl::step() {
     timings = ctx.timings;
   } else {
     if (!settings.collisions) contacts.clear();
+    // The external velocity stage writes the velocities on the host.
+    if (any_applied || any_damping) ++state_version;
     StepContext ctx = step_context();
     result = device ? device_step(ctx, *device) : pabd_step(ctx);
     timings = ctx.timings;
