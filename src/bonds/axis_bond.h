@@ -48,7 +48,7 @@ PABD_HD BondEndPair axis_bond_weights(const BodyArrays& bodies, const BondArrays
   const AxisBondState& s = bonds.axis_state[i];
   if (!(s.mass_penalty > 0)) return {};  // a removed joint: no moving end
   const BondShares sh = hard_bond_shares(s.inverse_mass_a, s.inverse_mass_b, hs.full_split);
-  const AxisMeasure m = axis_measure(bodies, bonds, i, false);
+  const AxisMeasure m = axis_measure_now(bodies, bonds, i, ya, yb);
   const Real u = axis_point_coordinate(bonds.kind[i], m, p, s);
   if (is_drive_bond(bonds.kind[i]))
     return drive_weights(m, ya, yb, u, p, s, bonds.lambda[i].x, sh.a, sh.b, h2);
@@ -60,13 +60,15 @@ PABD_HD BondEndPair axis_bond_weights(const BodyArrays& bodies, const BondArrays
 }
 
 /// After an iteration: the augmented-Lagrangian update of a hard joint-axis
-/// bond (limits, velocity drives); the multiplier is kept in lambda.x.
+/// bond (limits, velocity drives) whose ends are at ya, yb; the multiplier
+/// is kept in lambda.x.
 PABD_HD void axis_bond_dual_update(const BodyArrays& bodies, const BondArrays& bonds, int i,
-                                   const HardBondSettings& hs) {
+                                   Vec3 ya, Vec3 yb, const HardBondSettings& hs) {
   const AxisBondModel& p = bonds.axis_model[i];
   AxisBondState& s = bonds.axis_state[i];
   if (!(s.mass_penalty > 0)) return;
-  const Real u = axis_point_coordinate(bonds.kind[i], axis_measure(bodies, bonds, i, false), p, s);
+  const Real u =
+      axis_point_coordinate(bonds.kind[i], axis_measure_now(bodies, bonds, i, ya, yb), p, s);
   if (is_drive_bond(bonds.kind[i])) {
     if (p.mode == AxisDriveMode::Velocity) drive_dual_update(u, s, hs, bonds.lambda[i].x);
     return;

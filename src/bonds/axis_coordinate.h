@@ -85,18 +85,35 @@ PABD_HD Vec3 pose_point(const BodyArrays& b, int body, Vec3 x, bool start) {
   return b.affine[body] * x + b.position[body];
 }
 
-/// Bond i's coordinate and directions, at the current iterate or the step's start.
-PABD_HD AxisMeasure axis_measure(const BodyArrays& bodies, const BondArrays& bonds, int i,
-                                 bool start) {
+/// Bond i's coordinate and directions from its ends' world points ya, yb
+/// (pose_point of end_local), at the current iterate or the step's start.
+PABD_HD_ALWAYS_INLINE AxisMeasure axis_measure_from(const BodyArrays& bodies,
+                                                    const BondArrays& bonds, int i, Vec3 ya,
+                                                    Vec3 yb, bool start) {
   const int a = bonds.end_body[2 * i], b = bonds.end_body[2 * i + 1];
-  const Vec3 ya = pose_point(bodies, a, bonds.end_local[2 * i], start);
-  const Vec3 yb = pose_point(bodies, b, bonds.end_local[2 * i + 1], start);
   Vec3 n = bonds.axis[i];  // the axis turns with end a's body
   if (a >= 0) n = (start && !bodies.is_static[a] ? bodies.start_affine[a] : bodies.affine[a]) * n;
   if (!is_hinge_axis_bond(bonds.kind[i])) return slider_measure(ya, yb, n);
   const AxisBondModel& p = bonds.axis_model[i];
   return hinge_measure(ya, yb, pose_point(bodies, a, p.pivot_a, start),
                        pose_point(bodies, b, p.pivot_b, start), n);
+}
+
+/// Bond i's coordinate and directions, at the current iterate or the step's start.
+PABD_HD AxisMeasure axis_measure(const BodyArrays& bodies, const BondArrays& bonds, int i,
+                                 bool start) {
+  const int a = bonds.end_body[2 * i], b = bonds.end_body[2 * i + 1];
+  const Vec3 ya = pose_point(bodies, a, bonds.end_local[2 * i], start);
+  const Vec3 yb = pose_point(bodies, b, bonds.end_local[2 * i + 1], start);
+  return axis_measure_from(bodies, bonds, i, ya, yb, start);
+}
+
+/// axis_measure at the current iterate, where the caller has the ends'
+/// world points already (world_point gives pose_point's bits): the bond
+/// kernels' weights and dual update, each once per bond and iteration.
+PABD_HD AxisMeasure axis_measure_now(const BodyArrays& bodies, const BondArrays& bonds, int i,
+                                     Vec3 ya, Vec3 yb) {
+  return axis_measure_from(bodies, bonds, i, ya, yb, false);
 }
 
 /// The inverse of the mass one end's body shows to the coordinate [1/kg]: a

@@ -182,7 +182,7 @@ PABD_HD void bond_dual_kernel(const BodyArrays& bodies, const BondArrays& bonds,
     case BondKind::SliderLimit:
     case BondKind::HingeDrive:
     case BondKind::SliderDrive:
-      axis_bond_dual_update(bodies, bonds, i, s);
+      axis_bond_dual_update(bodies, bonds, i, ya, yb, s);
       break;
     case BondKind::Spring:
       break;
