@@ -130,6 +130,37 @@ TEST(CudaDevice, RobotDogMatchesTheCpu) {  // limits and position drives (sin, c
 
 // The broadphase on the card (device/device_broadphase.h, not yet in the
 // device's step): the host's pairs exactly, and its time beside the host's.
+TEST(CudaDevice, SailboatMatchesTheCpu) {  // forces every step: the state goes up each step
+  SKIP_WITHOUT_CUDA();
+  compare("sailboat", 20);
+}
+
+TEST(CudaDevice, HostWritesBetweenStepsReachTheCard) {
+  // The card keeps the state it brought back until the host writes it
+  // (ArrayMirror::Copy::Kept, WorldImpl::state_version): each write of the
+  // API between steps must reach it, or the bits part from the CPU's.
+  SKIP_WITHOUT_CUDA();
+  const Scene s = load_scene(scenes_dir() + "ball_into_stack.json");
+  World cpu = build_world(s, on(Device::Cpu, s.settings));
+  World gpu = build_world(s, on(Device::Cuda, s.settings));
+  for (int n = 1; n <= 20; ++n) {
+    for (World* w : {&cpu, &gpu}) {
+      const BodyId box = w->body_at(w->body_count() - 1);  // a top corner box
+      if (n == 5) w->set_velocity(box, {0, 3, 0}, {0, 0, 2});
+      if (n == 10) w->apply_impulse(box, {-5, 0, 0}, w->body_state(box).position);
+      if (n == 15) {
+        BodyState state = w->body_state(box);
+        state.position.y += 0.3;
+        w->set_body_state(box, state);
+      }
+    }
+    ASSERT_TRUE(cpu.step().ok && gpu.step().ok) << "step " << n;
+    ASSERT_EQ(cpu.state_hash(), gpu.state_hash()) << "the bits part at step " << n;
+  }
+  std::printf("gpu-compare host writes on %s: steps 20, bits identical, last step %.3f MB up\n",
+              gpu.device_name().c_str(), gpu.last_timings().uploaded_mb);
+}
+
 void compare_broadphase(DeviceBackend& device, const char* name) {
   const Scene s = load_scene(scenes_dir() + name + ".json");
   const int pairs = expect_device_broadphase_matches(device, s, name, 3);
