@@ -176,8 +176,9 @@ void broadphase_tree_and_planes(BroadphaseState<Backend>& s, const AabbView& v) 
     counts[2 * blocks] = planes;
     counts[2 * blocks + 1] = bodies;
   });
+  // One read (a wait on a device): every body is a plane or in the tree.
   const int planes = loops.read(counts + 2 * blocks);
-  const int bodies = loops.read(counts + 2 * blocks + 1);
+  const int bodies = n - planes;
   s.counts.tree_bodies = bodies;
   s.counts.planes = planes;
   int* tree_body = be.room(s.arrays.tree_body, bodies);
