@@ -76,8 +76,10 @@ class ArrayMirror {
     pointer = static_cast<T*>(device);
   }
   /// map(pointer, count, Copy::Model) for an array that changes with a
-  /// version of its own (the contact topology's rebuilds), not the pass's:
-  /// uploaded when `version` differs from the one its slot last held.
+  /// version of its own, not the pass's model version (the contact
+  /// topology's rebuilds, the joints' limits and drives, a bond colouring's
+  /// builds): uploaded when `version` differs from the one its slot last
+  /// held, and always under kUnversioned.
   template <typename T>
   void map_model(T*& pointer, std::size_t count, std::uint64_t version) {
     void* device = map_bytes(pointer, count * sizeof(T), !std::is_const_v<T>, Copy::Model, version);

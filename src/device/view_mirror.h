@@ -5,8 +5,9 @@
 // after the step) is copied neither way; what the loops write before they
 // read it but the host reads after them only comes back (Copy::Out); the
 // model and what follows from it only goes up, after a change
-// (Copy::Model); an array no device loop reads
-// is not mapped (its view is null there). tests/test_device_step.cpp's
+// (Copy::Model); the state comes back after every pass and goes up only
+// after the host wrote it (Copy::Kept); an array no device loop reads is not
+// mapped (its view is null there). tests/test_device_step.cpp's
 // stand-in scribbles on the copies that are not uploaded, so a read before
 // the write shows there as NaN. A field added to a view must be added here
 // too; the static_asserts count the pointers so that a forgotten one fails to
