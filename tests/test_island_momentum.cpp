@@ -12,6 +12,30 @@
 namespace pabd {
 namespace {
 
+/// A chain of 0.2 m boxes along x, 0.3 m apart, on hard ball joints between
+/// neighbours; the first box weighs first_mass, the others mass. Its joints
+/// go to `joints` when given.
+std::vector<BodyId> free_chain(World& world, int links, Real first_mass, Real mass,
+                               std::vector<JointId>* joints = nullptr) {
+  std::vector<BodyId> bodies;
+  for (int i = 0; i < links; ++i) {
+    BodyDef b = default_body_def();
+    b.shape = box_shape({0.2, 0.2, 0.2});
+    b.mass = i == 0 ? first_mass : mass;
+    b.position = {0.3 * i, 0, 0};
+    bodies.push_back(world.add_body(b));
+    if (i > 0) {
+      SphericalJointDef j;
+      j.body_a = bodies[std::size_t(i - 1)];
+      j.body_b = bodies.back();
+      j.anchor = {0.3 * i - 0.15, 0, 0};
+      const JointId id = world.add_spherical_joint(j);
+      if (joints) joints->push_back(id);
+    }
+  }
+  return bodies;
+}
+
 TEST(IslandMomentum, AFreeChainGainsExactlyTheAppliedImpulse) {
   // A 10 kg box with four 50 g boxes hanging off it on hard ball joints, in
   // free space; the last light box is pushed with 5.8 N for a second. The
@@ -21,21 +45,7 @@ TEST(IslandMomentum, AFreeChainGainsExactlyTheAppliedImpulse) {
   WorldDef def = default_world_def();
   def.gravity = {0, 0, 0};
   World world(def);
-  std::vector<BodyId> bodies;
-  for (int i = 0; i < 5; ++i) {
-    BodyDef b = default_body_def();
-    b.shape = box_shape({0.2, 0.2, 0.2});
-    b.mass = i == 0 ? 10 : 0.05;
-    b.position = {0.3 * i, 0, 0};
-    bodies.push_back(world.add_body(b));
-    if (i > 0) {
-      SphericalJointDef j;
-      j.body_a = bodies[std::size_t(i - 1)];
-      j.body_b = bodies.back();
-      j.anchor = {0.3 * i - 0.15, 0, 0};
-      world.add_spherical_joint(j);
-    }
-  }
+  const std::vector<BodyId> bodies = free_chain(world, 5, 10, 0.05);
   const Vec3 push{0, 5, 3};
   const int steps = 60;
   for (int s = 0; s < steps; ++s) {
@@ -129,21 +139,8 @@ TEST(IslandMomentum, TheIslandsFollowTheJointsTheyAreKeptFor) {
   WorldDef def = default_world_def();
   def.gravity = {0, 0, 0};
   World world(def);
-  std::vector<BodyId> bodies;
   std::vector<JointId> joints;
-  for (int i = 0; i < 3; ++i) {
-    BodyDef b = default_body_def();
-    b.shape = box_shape({0.2, 0.2, 0.2});
-    b.position = {0.3 * i, 0, 0};
-    bodies.push_back(world.add_body(b));
-    if (i > 0) {
-      SphericalJointDef j;
-      j.body_a = bodies[std::size_t(i - 1)];
-      j.body_b = bodies.back();
-      j.anchor = {0.3 * i - 0.15, 0, 0};
-      joints.push_back(world.add_spherical_joint(j));
-    }
-  }
+  free_chain(world, 3, 0, 0, &joints);  // masses from the density
   const IslandLists& lists = world_impl(world).buffers.island_lists;
   const auto island_sizes = [&] {
     std::vector<int> sizes;
