@@ -194,7 +194,8 @@ struct ColouringRoundsArrays {
 
 /// A colouring in rounds: its colour count and lists, in the backend's
 /// memory (the counts in colour_begin and bond_colour_begin, colours + 1
-/// each). `rounds` is how many rounds it took.
+/// each). `rounds` is how many rounds ran: those it took, and up to
+/// check_every - 1 more (colour_in_rounds).
 struct ColouringRoundsResult {
   int colours = 0;
   int rounds = 0;
@@ -222,11 +223,20 @@ void sort_pairs(Backend& be, ColouringRoundsArrays<Backend>& a, std::uint64_t* k
 
 }  // namespace colouring_rounds_detail
 
+/// Rounds run between two counts of the bodies still without a colour. A
+/// count is a scan and a read back (a wait on a device); a round after the
+/// last colour changes nothing (colour_round_kernel leaves coloured bodies
+/// alone), so running a few too many gives the same colouring for fewer
+/// waits: the piles take 8 to 10 rounds (docs/gpu.md).
+inline constexpr int kColouringRoundsPerCount = 4;
+
 /// Colours g's dynamic bodies in rounds (above) and lists bodies and bonds
-/// by colour, as colour_bodies does over the same graph.
+/// by colour, as colour_bodies does over the same graph. The bodies left are
+/// counted after every `check_every` rounds.
 template <typename Backend>
 ColouringRoundsResult colour_in_rounds(Backend& be, ColouringRoundsArrays<Backend>& a,
-                                       const ColouringGraph& g) {
+                                       const ColouringGraph& g,
+                                       int check_every = kColouringRoundsPerCount) {
   using colouring_rounds_detail::sort_pairs;
   const auto loops = be.loops();
   const int n = g.bodies;
@@ -243,9 +253,10 @@ ColouringRoundsResult colour_in_rounds(Backend& be, ColouringRoundsArrays<Backen
 
   // Rounds until every dynamic body has a colour. Each round colours at
   // least the uncoloured body of lowest priority, so n + 1 rounds suffice.
-  for (long long still = n; still > 0 && r.rounds <= n; ++r.rounds) {
+  for (long long still = n; still > 0 && r.rounds <= n;) {
     loops.each(n, [=] PABD_LAMBDA(int i) { left[i] = colour_round_kernel(g, key_of, colour, i); });
-    still = block_exclusive_scan_on(loops, left, left_sums, n, block_sums);
+    if (++r.rounds % check_every == 0 || r.rounds > n)
+      still = block_exclusive_scan_on(loops, left, left_sums, n, block_sums);
   }
 
   // Bodies by colour then index: a stable sort by colour, statics (key n) last.
