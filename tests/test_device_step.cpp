@@ -615,39 +615,37 @@ TEST(ArrayMirror, KeptStateGoesUpAfterTheHostWroteItOrAPassWasMissed) {
   ArrayMirror mirror(memory);
   std::vector<double> state = {1, 2};
   std::vector<double> other = {0, 0};
-  const auto pass = [&](std::uint64_t state_version, double device_adds) {
-    double* view = state.data();
+  // One pass over `array` at `state_version`: the "loops" add `device_adds`
+  // to its first element; `brought_back`: the pass ends with the download.
+  const auto pass = [&](std::vector<double>& array, std::uint64_t state_version, double device_adds,
+                        bool brought_back = true) {
+    double* view = array.data();
     mirror.begin_pass(5, state_version);
-    mirror.map(view, state.size(), ArrayMirror::Copy::Kept);
-    view[0] += device_adds;  // the "loops"
-    mirror.download_writable();
+    mirror.map(view, array.size(), ArrayMirror::Copy::Kept);
+    view[0] += device_adds;
+    if (brought_back) mirror.download_writable();
   };
-  pass(1, 10);  // up (first), back: 11
+  pass(state, 1, 10);  // up (first), back: 11
   EXPECT_EQ(memory.uploads, 1);
   EXPECT_EQ(state[0], 11.0);
-  pass(1, 10);  // held: the device's 11 + 10
+  pass(state, 1, 10);  // held: the device's 11 + 10
   EXPECT_EQ(memory.uploads, 1);
   EXPECT_EQ(state[0], 21.0);
   state[0] = 100;  // the host writes, and says so
-  pass(2, 1);
+  pass(state, 2, 1);
   EXPECT_EQ(memory.uploads, 2);
   EXPECT_EQ(state[0], 101.0);
   // A pass that maps the slot to another array: the next one uploads.
-  double* elsewhere = other.data();
-  mirror.begin_pass(5, 2);
-  mirror.map(elsewhere, other.size(), ArrayMirror::Copy::Kept);
-  mirror.download_writable();
-  pass(2, 1);
+  pass(other, 2, 0);
+  pass(state, 2, 1);
   EXPECT_EQ(memory.uploads, 4);
   EXPECT_EQ(state[0], 102.0);
   // A pass that maps it (held: no upload) but ends before bringing it back
   // (an error mid-step): the device's copy may have moved on, so the next
   // pass uploads.
-  double* view = state.data();
-  mirror.begin_pass(5, 2);
-  mirror.map(view, state.size(), ArrayMirror::Copy::Kept);
+  pass(state, 2, 0, false);
   EXPECT_EQ(memory.uploads, 4);
-  pass(2, 0);
+  pass(state, 2, 0);
   EXPECT_EQ(memory.uploads, 5);
 }
 

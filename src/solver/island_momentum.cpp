@@ -20,8 +20,8 @@ int find_root(std::vector<int>& parent, int i) {
 /// Body i is a body (not the world, -1) and not static.
 bool moving_body(const BodyArrays& b, int i) { return i >= 0 && !b.is_static[i]; }
 
-}  // namespace
-
+/// Whether island momentum can change anything: some bond joins two moving
+/// bodies (an island of more than one body). A pass over the bonds.
 bool island_momentum_applies(const StepContext& ctx) {
   const BodyArrays& b = ctx.bodies;
   const BondArrays& bonds = ctx.bonds;
@@ -30,6 +30,8 @@ bool island_momentum_applies(const StepContext& ctx) {
       return true;
   return false;
 }
+
+}  // namespace
 
 IslandLists build_island_lists(const StepContext& ctx) {
   const BodyArrays& b = ctx.bodies;

@@ -28,10 +28,6 @@ namespace pabd {
 /// After the iterations: restores each free island's linear momentum.
 void island_momentum_stage(StepContext& ctx);
 
-/// Whether island_momentum_stage can change anything: some bond joins two
-/// moving bodies (an island of more than one body). A pass over the bonds.
-bool island_momentum_applies(const StepContext& ctx);
-
 /// The islands of ctx's bonds between moving bodies, in ctx.buffers (host
 /// memory, valid until the next call): union-find over the bonds, then each
 /// island's bodies in ascending order. Reads the bodies' static flags and

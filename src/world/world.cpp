@@ -60,9 +60,7 @@ void WorldImpl::build_topology() {
   find_mass_behind_joints();
   topology_dirty = false;
   // Every body added or removed and every bond leads here before a step.
-  ++model_version;
-  ++joint_settings_version;
-  ++state_version;
+  model_changed();
 }
 
 HardBondSettings WorldImpl::hard_settings() const {
@@ -377,8 +375,7 @@ void World::set_world_anchor(JointId id, Vec3 anchor) {
     }
   }
   if (!moved) throw Error("set_world_anchor: expected a joint with a world end, both are bodies");
-  ++w.state_version;         // the bonds' anchors
-  w.energy_audit.restart();  // a moved anchor does work from outside
+  w.state_written();  // the bonds' anchors; a moved anchor does work from outside
 }
 
 void World::remove_joint(JointId id) {
@@ -517,7 +514,6 @@ void World::remove_body(BodyId id) {
   const std::size_t k = static_cast<std::size_t>(i);
   w.bodies.is_static[k] = 1;
   w.bodies.velocity[k] = w.bodies.angular_velocity[k] = Vec3{};
-  ++w.state_version;
   w.bodies.applied_force[k] = w.bodies.applied_torque[k] = Vec3{};
   w.bodies.linear_damping[k] = w.bodies.angular_damping[k] = 0;
   w.collision_group[k] = w.collision_mask[k] = 0;
@@ -572,8 +568,7 @@ void World::set_body_state(BodyId id, const BodyState& s) {
   const bool still = w.bodies.is_static[i] != 0;
   w.bodies.velocity[i] = still ? Vec3{} : s.velocity;
   w.bodies.angular_velocity[i] = still ? Vec3{} : s.angular_velocity;
-  ++w.state_version;
-  w.energy_audit.restart();  // a state set by hand is a new reference
+  w.state_written();  // a state set by hand is a new reference
   w.raycast_tree.invalidate();
 }
 
@@ -621,8 +616,7 @@ void World::apply_impulse(BodyId id, Vec3 impulse, Vec3 world_point) {
       world_inverse_inertia_times(b, i, cross(world_point - w.bodies.position[i], impulse));
   w.bodies.velocity[i] += (Real(1) / w.bodies.mass[i]) * impulse;
   w.bodies.angular_velocity[i] += spin;
-  ++w.state_version;
-  w.energy_audit.restart();  // energy from outside, at once: a new reference
+  w.state_written();  // energy from outside, at once: a new reference
 }
 
 void World::set_velocity(BodyId id, Vec3 velocity, Vec3 angular_velocity) {
@@ -632,8 +626,7 @@ void World::set_velocity(BodyId id, Vec3 velocity, Vec3 angular_velocity) {
   require_finite(finite(angular_velocity), "set_velocity", "angular_velocity");
   w.bodies.velocity[i] = velocity;
   w.bodies.angular_velocity[i] = angular_velocity;
-  ++w.state_version;
-  w.energy_audit.restart();
+  w.state_written();
 }
 
 void World::set_damping(BodyId id, Real linear, Real angular) {

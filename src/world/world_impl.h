@@ -75,10 +75,10 @@ class WorldImpl {
   std::uint64_t joint_settings_version = 0;
   /// Bumped by every write of the host to the bodies' or bonds' state
   /// (poses, velocities, the bonds' anchors and multipliers) outside a
-  /// device's pass: set_body_state, impulses, velocities, a moved world
-  /// anchor, a new drive mode, the external velocity stage, a new model or
-  /// snapshot. A device keeps the state from its last step while it holds
-  /// (ArrayMirror::Copy::Kept, StepContext::state_version).
+  /// device's pass: state_written (set_body_state, impulses, velocities, a
+  /// moved world anchor), a new drive mode, the external velocity stage,
+  /// model_changed (a body added or removed, a bond, a snapshot). A device keeps the state from its
+  /// last step while it holds (ArrayMirror::Copy::Kept, StepContext::state_version).
   std::uint64_t state_version = 0;
   /// The divergence guard's reference and drive work (energy_audit.h);
   /// restarted by every edit that brings energy from outside.
@@ -89,6 +89,20 @@ class WorldImpl {
 
   /// Rebuilds the body-to-bond-end adjacency and sizes all scratch arrays.
   void build_topology();
+  /// The model changed (new arrays, bodies or bonds): a device uploads the
+  /// model, the joints' settings and the state again.
+  void model_changed() {
+    ++model_version;
+    ++joint_settings_version;
+    ++state_version;
+  }
+  /// The host wrote the state between steps (a pose, a velocity, a world
+  /// anchor): a device uploads it again, and the divergence guard starts
+  /// from a new reference (energy from outside).
+  void state_written() {
+    ++state_version;
+    energy_audit.restart();
+  }
   /// Fills bond_mass_behind from the masses and the hard bonds (world_joint_loads.cpp).
   void find_mass_behind_joints();
   HardBondSettings hard_settings() const;

@@ -229,9 +229,7 @@ void World::restore_state(const std::uint8_t* data, std::size_t size) {
   }
 
   w.steps_taken = steps;
-  ++w.model_version;  // new arrays, their model included
-  ++w.joint_settings_version;
-  ++w.state_version;
+  w.model_changed();  // new arrays, their model included
   w.bodies = std::move(b);
   w.collision_group = std::move(group);
   w.collision_mask = std::move(mask);
