@@ -56,7 +56,7 @@ void contact_narrowphase_stage(Backend& be, CandidateScratch<Backend>& s, Contac
   cur.body_pairs = cand.body_pairs;
 
   // Reach of every body over the step.
-  Real* reach = be.room(s.reach, nb);
+  BodyReach* reach = be.room(s.reach, nb);
   loops.each(nb, [=] PABD_LAMBDA(int i) { reach[i] = contact_reach(poses, i, aabb); });
 
   // Room for each candidate's manifolds: a prefix sum of their capacities.
