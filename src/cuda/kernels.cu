@@ -104,10 +104,11 @@ __global__ void restitution_apply_kernel(BodyArrays bodies, ContactArrays contac
 // Detect-stage kernels (contacts/contact_detect_kernels.h) ------------------------
 
 /// reach[i]: how far body i's points can move during the step.
-__global__ void contact_reach_kernel(ShapePoseView poses, AabbSettings k, BodyReach* reach) {
+__global__ void contact_reach_kernel(ShapePoseView poses, BondedBodies bonded, AabbSettings k,
+                                     BodyReach* reach) {
   const int i = thread_index();
   if (i >= poses.count) return;
-  reach[i] = ::pabd::contact_reach(poses, i, k);
+  reach[i] = ::pabd::contact_reach(poses, bonded, i, k);
 }
 
 /// capacity[i]: room for candidate i's manifolds (before the prefix sum).
