@@ -452,41 +452,6 @@ TEST(Contact, SpeculativeContactDoesNotPushEarly) {
 // the resting load (contacts/contact_load.h), or given the face normal of a
 // face they do not share (collision/narrowphase_box_box.h), such contacts
 // pushed while apart: 23,246 of pile_20's 32,205 pushing pairs in its first
-
-// The speculative margin follows a free pair's relative motion: two boxes
-// 5 cm apart (beyond the 1 cm margin) that fly one behind the other at
-// 10 m/s close nothing in a step and get no contact, while the same two
-// boxes closing at 10 m/s (17 cm in a step) do. Each body's own reach (17 cm;
-// the broadphase pairs them, its boxes swept along the motion) would give
-// the first pair contacts too, and does when a spring holds one of them (a
-// bond turns its body off the predicted path).
-TEST(Contact, SpeculativeMarginFollowsTheRelativeMotion) {
-  const auto contacts_after_one_step = [](Vec3 velocity_a, Vec3 velocity_b, bool bonded) {
-    WorldDef d = world_def();
-    d.gravity = {0, 0, 0};
-    World w(d);
-    const BodyId a = add_body(w, box_shape({1, 1, 1}), {0, 0, 0}, 1);
-    const BodyId b = add_body(w, box_shape({1, 1, 1}), {1.05, 0, 0}, 1);
-    w.set_velocity(a, velocity_a, {0, 0, 0});
-    w.set_velocity(b, velocity_b, {0, 0, 0});
-    if (bonded) {
-      SpringDef spring;  // to the world at the body's centre: no pull in the first step
-      spring.body_a = b;
-      spring.anchor_a = spring.anchor_b = {1.05, 0, 0};
-      w.add_spring(spring);
-    }
-    EXPECT_TRUE(w.step().ok);
-    return w.contact_count();
-  };
-  const int together = contacts_after_one_step({10, 0, 0}, {10, 0, 0}, false);
-  const int closing = contacts_after_one_step({5, 0, 0}, {-5, 0, 0}, false);
-  const int together_bonded = contacts_after_one_step({10, 0, 0}, {10, 0, 0}, true);
-  std::printf("pair reach: %d contacts flying together, %d closing, %d together with a spring\n",
-              together, closing, together_bonded);
-  EXPECT_EQ(together, 0);
-  EXPECT_EQ(closing, 4);  // face to face: the four corners of the incident face
-  EXPECT_EQ(together_bonded, 4);
-}
 // step, 4 in 5 of this pile's.
 TEST(Contact, PileBoxesPushOnlyThroughSharedFaces) {
   World w(world_def(20));

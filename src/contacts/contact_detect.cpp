@@ -87,11 +87,8 @@ void ContactDetector::detect(const ContactDetectInput& in) {
   cand.mask = in.collision_mask;
   timings_.broadphase = lap_ms(t0);
 
-  const BondedBodies bonded{topology_.jointed().data(), topology_.any_articulation()
-                                                            ? topology_.articulation().data()
-                                                            : nullptr};
   run_contact_setup_stages(backend_, stages_, in.poses, {in.mass, in.friction, in.restitution},
-                           cand, bonded, in.aabb, timings_);
+                           cand, in.aabb, timings_);
   t0 = Clock::now();
   raise_penalties_by_load(in);
   timings_.load = lap_ms(t0);

@@ -10,7 +10,7 @@
 // written once for the host and a device in contact_stages.h):
 // the broadphase over fattened boxes (body pairs and body-plane pairs), each
 // body's reach over the step, the narrowphase of every candidate pair into a
-// fixed-size manifold with the margin widened by the pair's reach (speculative
+// fixed-size manifold with the margin widened by both reaches (speculative
 // contacts), a deterministic prefix sum of the point counts, then every pair
 // writes its points at its offset, matched by (pair, feature id) to the
 // previous step's contacts for the warm start and the friction anchors. Last,

@@ -4,7 +4,7 @@
 //
 //   reach      per body: how far any of its points can move during the step
 //   manifold   per pair: the narrowphase (narrowphase_dispatch.h) with the
-//              margin widened by the pair's relative reach (speculative contacts);
+//              margin widened by both bodies' reach (speculative contacts);
 //              compounds, height fields and meshes give one manifold per
 //              touching pair of parts and normal
 //   write      per pair: its points into the compacted contact arrays at its
@@ -101,53 +101,20 @@ PABD_HD std::uint64_t candidate_key(const ContactCandidates& c, int i) {
   return contact_pair_key(p.body, p.plane);
 }
 
-/// The bodies held by bonds (contact_topology.h, per body, either may be
-/// null): `jointed` 1 in an anchored articulation, `articulation` >= 0 in a
-/// free one.
-struct BondedBodies {
-  const std::uint8_t* jointed = nullptr;
-  const int* articulation = nullptr;
-};
-
-PABD_HD_ALWAYS_INLINE bool body_bonded(const BondedBodies& b, int i) {
-  return (b.jointed && b.jointed[i]) || (b.articulation && b.articulation[i] >= 0);
-}
-
-/// How far body i's points can move during the step: its predicted
-/// displacement h v + h^2 g, and a bound on how far its rotation carries any
-/// point, the chord min(|omega| h, 2) r (r from shape_rotation_radius, as the
-/// broadphase fattens its boxes); both 0 for a static body. `bonded`: a bond
-/// holds it (BondedBodies).
-struct BodyReach {
-  Vec3 move;      ///< [m]
-  Real turn = 0;  ///< [m]
-  std::uint8_t bonded = 0;
-};
-
-PABD_HD BodyReach contact_reach(const ShapePoseView& v, const BondedBodies& bonded, int i,
-                                const AabbSettings& k) {
-  if (v.is_static && v.is_static[i]) return BodyReach{};
+/// How far any point of body i can move during the step [m]: the predicted
+/// displacement |h v + h^2 g| plus the rotation chord min(|omega| h, 2) r
+/// (r from shape_rotation_radius, as the broadphase fattens its boxes); 0 for
+/// static bodies.
+PABD_HD Real contact_reach(const ShapePoseView& v, int i, const AabbSettings& k) {
+  if (v.is_static && v.is_static[i]) return 0;
   const Vec3 vel = v.velocity ? v.velocity[i] : Vec3{};
-  BodyReach r{k.dt * vel + (k.dt * k.dt) * k.acceleration, 0,
-              std::uint8_t(body_bonded(bonded, i) ? 1 : 0)};
+  const Real move = length(k.dt * vel + (k.dt * k.dt) * k.acceleration);
+  Real turn = 0;
   if (v.angular_velocity) {
     const Real theta = length(v.angular_velocity[i]) * k.dt;
-    r.turn = (theta < 2 ? theta : Real(2)) * shape_rotation_radius(v.shape[i]);
+    turn = (theta < 2 ? theta : Real(2)) * shape_rotation_radius(v.shape[i]);
   }
-  return r;
-}
-
-/// How much the step's motion can close the gap between bodies a and b [m].
-/// Two free bodies: their relative predicted motion, |move_b - move_a| +
-/// turn_a + turn_b; bodies that fly or fall together (a scattered stack's
-/// boxes, a pile under gravity) close nothing between them. A bond turns
-/// its body off the predicted straight path within the step (a pendulum's
-/// bob swings), so a pair with a bonded body keeps each body's own reach,
-/// |move| + turn, summed (the bits of jointed scenes stay as they were).
-PABD_HD Real pair_reach(const BodyReach* reach, int a, int b) {
-  const BodyReach &ra = reach[a], &rb = reach[b];
-  if (ra.bonded || rb.bonded) return (length(ra.move) + ra.turn) + (length(rb.move) + rb.turn);
-  return length(rb.move - ra.move) + ra.turn + rb.turn;
+  return move + turn;
 }
 
 /// Room for manifolds that candidate i needs: one for two convex shapes, up
@@ -162,12 +129,12 @@ PABD_HD int candidate_manifold_capacity(const ShapePoseView& v, const ContactCan
 }
 
 /// Narrowphase of candidate i at the start-of-step poses, keeping every point
-/// whose separation is at most margin + pair_reach(A, B): any pair of points
+/// whose separation is at most margin + reach_A + reach_B: any pair of points
 /// that the step's motion could bring together. Pairs joined by a bond, or
 /// kept apart by their collision filters, get no points. Writes up to capacity manifolds from
 /// manifolds[manifold_begin[i]], their number to manifold_count[i] and their points' total to
 /// counts[i].
-PABD_HD void contact_manifold_kernel(const ShapePoseView& v, const BodyReach* reach,
+PABD_HD void contact_manifold_kernel(const ShapePoseView& v, const Real* reach,
                                      const ContactCandidates& c, Real margin,
                                      const int* manifold_begin, ContactManifold* manifolds,
                                      int* manifold_count, int* counts, int i) {
@@ -180,9 +147,8 @@ PABD_HD void contact_manifold_kernel(const ShapePoseView& v, const BodyReach* re
   if (!filter_allows(c, a, b)) return;
   const ShapePose pa{v.position[a], v.rotation[a]}, pb{v.position[b], v.rotation[b]};
   ContactManifold* own = manifolds + manifold_begin[i];
-  const int n =
-      collide_shape_pairs(v.shape[a], pa, v.shape[b], pb, margin + pair_reach(reach, a, b), own,
-                          manifold_begin[i + 1] - manifold_begin[i]);
+  const int n = collide_shape_pairs(v.shape[a], pa, v.shape[b], pb, margin + reach[a] + reach[b],
+                                    own, manifold_begin[i + 1] - manifold_begin[i]);
   int points = 0;
   for (int k = 0; k < n; ++k) points += own[k].count;
   manifold_count[i] = n;

@@ -7,7 +7,6 @@
 #include <cstdint>
 
 #include "collision/contact_manifold.h"
-#include "contacts/contact_detect_kernels.h"
 #include "model/contact_arrays.h"
 
 namespace pabd {
@@ -82,7 +81,7 @@ struct CandidateScratch {
   template <typename T>
   using Array = typename Backend::template Array<T>;
 
-  Array<BodyReach> reach;     ///< per body: how far it can move in the step
+  Array<Real> reach;          ///< per body: how far it can move in the step
   Array<int> manifold_begin;  ///< per candidate + 1: first manifold
   Array<int> manifold_count;  ///< per candidate
   Array<ContactManifold> manifolds;

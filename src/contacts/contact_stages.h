@@ -49,16 +49,15 @@ PreviousContacts previous_contacts(const ContactSet<Backend>& prev) {
 template <typename Backend>
 void contact_narrowphase_stage(Backend& be, CandidateScratch<Backend>& s, ContactSet<Backend>& cur,
                                const ContactSet<Backend>& prev, const ShapePoseView& poses,
-                               const ContactCandidates& cand, const BondedBodies& bonded,
-                               const AabbSettings& aabb) {
+                               const ContactCandidates& cand, const AabbSettings& aabb) {
   const auto loops = be.loops();
   const int nb = poses.count, np = cand.count;
   cur.pairs = np;
   cur.body_pairs = cand.body_pairs;
 
   // Reach of every body over the step.
-  BodyReach* reach = be.room(s.reach, nb);
-  loops.each(nb, [=] PABD_LAMBDA(int i) { reach[i] = contact_reach(poses, bonded, i, aabb); });
+  Real* reach = be.room(s.reach, nb);
+  loops.each(nb, [=] PABD_LAMBDA(int i) { reach[i] = contact_reach(poses, i, aabb); });
 
   // Room for each candidate's manifolds: a prefix sum of their capacities.
   int* manifold_begin = be.room(s.manifold_begin, np + 1LL);
@@ -454,14 +453,13 @@ struct ContactDetectTimings {
 
 /// The stages between the broadphase and the load-aware penalties, in
 /// order: the narrowphase, the contacts written and matched, the pairs and
-/// the adjacency. `poses`, `model` and `bonded` point into the backend's memory.
+/// the adjacency. `poses` and `model` point into the backend's memory.
 template <typename Backend>
 void run_contact_setup_stages(Backend& be, ContactStages<Backend>& s, const ShapePoseView& poses,
                               const ContactBodyModel& model, const ContactCandidates& cand,
-                              const BondedBodies& bonded, const AabbSettings& aabb,
-                              ContactDetectTimings& t) {
+                              const AabbSettings& aabb, ContactDetectTimings& t) {
   auto mark = be.start();
-  contact_narrowphase_stage(be, s.scratch, s.cur, s.prev, poses, cand, bonded, aabb);
+  contact_narrowphase_stage(be, s.scratch, s.cur, s.prev, poses, cand, aabb);
   be.stop(mark, t.narrowphase);
   mark = be.start();
   // Each candidate writes its points at its offset, warm-started from the

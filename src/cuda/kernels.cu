@@ -103,12 +103,11 @@ __global__ void restitution_apply_kernel(BodyArrays bodies, ContactArrays contac
 
 // Detect-stage kernels (contacts/contact_detect_kernels.h) ------------------------
 
-/// reach[i]: how far body i's points can move during the step.
-__global__ void contact_reach_kernel(ShapePoseView poses, BondedBodies bonded, AabbSettings k,
-                                     BodyReach* reach) {
+/// reach[i]: how far any point of body i can move during the step [m].
+__global__ void contact_reach_kernel(ShapePoseView poses, AabbSettings k, Real* reach) {
   const int i = thread_index();
   if (i >= poses.count) return;
-  reach[i] = ::pabd::contact_reach(poses, bonded, i, k);
+  reach[i] = ::pabd::contact_reach(poses, i, k);
 }
 
 /// capacity[i]: room for candidate i's manifolds (before the prefix sum).
@@ -121,7 +120,7 @@ __global__ void candidate_manifold_capacity_kernel(ShapePoseView poses,
 
 /// The narrowphase of candidate i: its manifolds from manifold_begin[i], their
 /// number and their points' total.
-__global__ void contact_manifold_kernel(ShapePoseView poses, const BodyReach* reach,
+__global__ void contact_manifold_kernel(ShapePoseView poses, const Real* reach,
                                         ContactCandidates candidates, Real margin,
                                         const int* manifold_begin, ContactManifold* manifolds,
                                         int* manifold_count, int* counts) {

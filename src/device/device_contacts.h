@@ -135,7 +135,7 @@ class DeviceContactDetector {
     cand.group = dev.collision_group;
     cand.mask = dev.collision_mask;
     run_contact_setup_stages(be_, stages_, dev.poses, {dev.mass, dev.friction, dev.restitution},
-                             cand, BondedBodies{jointed_, articulation_}, in.aabb, timings_);
+                             cand, in.aabb, timings_);
 
     if (load_stage_runs(stages_.cur.count, in.aabb)) {
       ContactLoadInput load;
