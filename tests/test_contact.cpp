@@ -40,6 +40,15 @@ BodyId add_ground(World& w, Vec3 normal = {0, 1, 0}, double friction = 0.5) {
   return w.add_body(g);
 }
 
+/// A static box of full edge lengths `size` centred at `position`.
+BodyId add_static_box(World& w, Vec3 size, Vec3 position) {
+  BodyDef b = default_body_def();
+  b.is_static = true;
+  b.shape = box_shape(size);
+  b.position = position;
+  return w.add_body(b);
+}
+
 BodyId add_body(World& w, const ShapeDef& shape, Vec3 position, double mass,
                 Quat orientation = {1, 0, 0, 0}, double friction = 0.5) {
   BodyDef b = default_body_def();
@@ -394,10 +403,7 @@ TEST(Contact, FastSphereDoesNotTunnel) {
   WorldDef wd = world_def();
   wd.gravity = {0, 0, 0};
   World w(wd);
-  BodyDef wall = default_body_def();
-  wall.is_static = true;
-  wall.shape = box_shape({0.1, 2, 2});
-  w.add_body(wall);  // faces at x = -0.05 and +0.05
+  add_static_box(w, {0.1, 2, 2}, {0, 0, 0});  // faces at x = -0.05 and +0.05
   BodyDef ball = default_body_def();
   ball.shape = sphere_shape(0.1);
   ball.position = {-3.07, 0.3, 0.2};
@@ -458,11 +464,7 @@ TEST(Contact, ATrainOfBoxesStopsOnAWallWithoutOverlap) {
   WorldDef d = world_def();
   d.gravity = {0, 0, 0};
   World w(d);
-  BodyDef wall = default_body_def();
-  wall.is_static = true;
-  wall.shape = box_shape({1, 1, 1});
-  wall.position = {3.15, 0, 0};
-  w.add_body(wall);
+  add_static_box(w, {1, 1, 1}, {3.15, 0, 0});
   std::vector<BodyId> train;
   for (int i = 0; i < 3; ++i) {
     train.push_back(add_body(w, box_shape({1, 1, 1}), {1.05 * i, 0, 0}, 1));
