@@ -154,6 +154,7 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
   ClipVertex poly[kMaxPoly], next[kMaxPoly];
   int count = 4;
   int inc_vertex[4];
+  Vec3 inc_corner[4];  // the quadrilateral's corners, kept for the deepest vertex below
   {
     const int p = (inc_axis + 1) % 3, q = (inc_axis + 2) % 3;
     const int base = inc_sign > 0 ? (1 << inc_axis) : 0;
@@ -162,7 +163,8 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
     const int* v = inc_vertex;
     for (int k = 0; k < 4; ++k) {
       ClipVertex& cv = poly[k];
-      cv.point = box_frame_vertex(inc, v[k]);
+      inc_corner[k] = box_frame_vertex(inc, v[k]);
+      cv.point = inc_corner[k];
       cv.ref_kind = FeatureKind::Face;
       cv.ref_index = ref_face;
       cv.inc_kind = FeatureKind::Vertex;
@@ -266,7 +268,7 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
   int deepest = 0;
   Real lowest = 1e300;
   for (int k = 0; k < 4; ++k) {
-    const Real sep = dot(n_ref, box_frame_vertex(inc, inc_vertex[k])) - face_offset;
+    const Real sep = dot(n_ref, inc_corner[k]) - face_offset;
     if (sep < lowest) {
       lowest = sep;
       deepest = k;
@@ -292,7 +294,7 @@ PABD_HD ContactManifold box_face_contact(const BoxFrame& ref, const BoxFrame& in
   const Real ref_scale = std::fmax(ref.half[0], std::fmax(ref.half[1], ref.half[2]));
   if (lowest <= margin &&
       (n == 0 || (lowest > 0 && lowest < lowest_clipped - kBoxClipSlop * ref_scale))) {
-    const Vec3 p = box_frame_vertex(inc, inc_vertex[deepest]);
+    const Vec3 p = inc_corner[deepest];
     Vec3 on_ref = ref.center + ref.half[axis] * n_ref;
     for (int k = 1; k < 3; ++k) {
       const int s_axis = (axis + k) % 3;
