@@ -81,7 +81,7 @@ struct BroadphaseArrays {
   Array<int> tree_body;
   Array<int> plane_body;
   Array<WorldPlane> plane;
-  Array<int> block_count;  ///< per block: planes, then tree bodies; then the totals
+  Array<int> block_count;  ///< per block: the planes before it; then the planes' total
   Array<long long> block_sum;
   Array<int> first_invalid;  ///< per block: first body with a bad box, or -1; then the first of all
   Array<Aabb> block_bounds;  ///< per block: bounds of the box centres; then the scene's
@@ -142,7 +142,7 @@ AabbView broadphase_boxes(BroadphaseState<Backend>& s, const ShapePoseView& bodi
 }
 
 /// The tree bodies (ascending) and the planes with their bodies, by a stable
-/// compaction: counts per block, a scan over blocks, writes per block.
+/// compaction: planes per block, a scan over blocks, writes per block.
 template <typename Backend>
 void broadphase_tree_and_planes(BroadphaseState<Backend>& s, const AabbView& v) {
   Backend& be = s.backend;
@@ -155,29 +155,28 @@ void broadphase_tree_and_planes(BroadphaseState<Backend>& s, const AabbView& v) 
     loops.each(n, [=] PABD_LAMBDA(int i) { tree_body[i] = i; });
     return;
   }
+  // Each block's planes, then their exclusive sum: where the block's planes
+  // start. Every body is a plane or in the tree, so its tree bodies start at
+  // its first index less the planes before it; one count comes back (a wait
+  // on a device).
   const int blocks = loop_block_count(n);
-  int* counts = be.room(s.arrays.block_count, std::size_t(2) * blocks + 2);
+  int* counts = be.room(s.arrays.block_count, std::size_t(blocks) + 1);
   const std::uint8_t* is_plane_of = v.is_plane;
   loops.each_block(n, [=] PABD_LAMBDA(int b, int begin, int end) {
     int planes = 0;
     for (int i = begin; i < end; ++i) planes += is_plane_of[i] ? 1 : 0;
-    counts[2 * b] = planes;
-    counts[2 * b + 1] = (end - begin) - planes;
+    counts[b] = planes;
   });
   loops.serial([=] PABD_LAMBDA() {
-    int planes = 0, bodies = 0;
+    int planes = 0;
     for (int b = 0; b < blocks; ++b) {
-      const int p = counts[2 * b], t = counts[2 * b + 1];
-      counts[2 * b] = planes;
-      counts[2 * b + 1] = bodies;
+      const int p = counts[b];
+      counts[b] = planes;
       planes += p;
-      bodies += t;
     }
-    counts[2 * blocks] = planes;
-    counts[2 * blocks + 1] = bodies;
+    counts[blocks] = planes;
   });
-  // One read (a wait on a device): every body is a plane or in the tree.
-  const int planes = loops.read(counts + 2 * blocks);
+  const int planes = loops.read(counts + blocks);
   const int bodies = n - planes;
   s.counts.tree_bodies = bodies;
   s.counts.planes = planes;
@@ -186,7 +185,7 @@ void broadphase_tree_and_planes(BroadphaseState<Backend>& s, const AabbView& v) 
   WorldPlane* plane = be.room(s.arrays.plane, planes);
   const WorldPlane* plane_of = v.plane;
   loops.each_block(n, [=] PABD_LAMBDA(int b, int begin, int end) {
-    int p = counts[2 * b], t = counts[2 * b + 1];
+    int p = counts[b], t = begin - counts[b];
     for (int i = begin; i < end; ++i) {
       if (is_plane_of[i]) {
         plane_body[p] = i;
