@@ -128,8 +128,6 @@ TEST(CudaDevice, RobotDogMatchesTheCpu) {  // limits and position drives (sin, c
   compare("robot_dog", 30);
 }
 
-// The broadphase on the card (device/device_broadphase.h, not yet in the
-// device's step): the host's pairs exactly, and its time beside the host's.
 TEST(CudaDevice, SailboatMatchesTheCpu) {  // forces every step: the state goes up each step
   SKIP_WITHOUT_CUDA();
   compare("sailboat", 20);
@@ -161,6 +159,8 @@ TEST(CudaDevice, HostWritesBetweenStepsReachTheCard) {
               gpu.device_name().c_str(), gpu.last_timings().uploaded_mb);
 }
 
+// The broadphase on the card (device/device_broadphase.h, not yet in the
+// device's step): the host's pairs exactly, and its time beside the host's.
 void compare_broadphase(DeviceBackend& device, const char* name) {
   const Scene s = load_scene(scenes_dir() + name + ".json");
   const int pairs = expect_device_broadphase_matches(device, s, name, 3);

@@ -77,8 +77,9 @@ class WorldImpl {
   /// (poses, velocities, the bonds' anchors and multipliers) outside a
   /// device's pass: state_written (set_body_state, impulses, velocities, a
   /// moved world anchor), a new drive mode, the external velocity stage,
-  /// model_changed (a body added or removed, a bond, a snapshot). A device keeps the state from its
-  /// last step while it holds (ArrayMirror::Copy::Kept, StepContext::state_version).
+  /// model_changed (a body added or removed, a bond, a snapshot). A device
+  /// keeps the state from its last step while it holds
+  /// (ArrayMirror::Copy::Kept, StepContext::state_version).
   std::uint64_t state_version = 0;
   /// The divergence guard's reference and drive work (energy_audit.h);
   /// restarted by every edit that brings energy from outside.
