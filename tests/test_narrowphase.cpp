@@ -639,6 +639,83 @@ TEST(Narrowphase, SwappingShapesFlipsNormalAndKeepsDepths) {
 
 // A box resting on a box keeps its point count and feature ids when turned by
 // random 1e-6 rad rotations (friction anchors and warm starts persist).
+// The same manifold, bit for bit (the clip shortcut must change nothing).
+void expect_same_bits(const ContactManifold& m, const ContactManifold& ref) {
+  ASSERT_EQ(m.count, ref.count);
+  EXPECT_EQ(m.normal.x, ref.normal.x);
+  EXPECT_EQ(m.normal.y, ref.normal.y);
+  EXPECT_EQ(m.normal.z, ref.normal.z);
+  for (int i = 0; i < m.count; ++i) {
+    const ContactPoint &p = m.points[i], &q = ref.points[i];
+    EXPECT_EQ(p.feature, q.feature);
+    EXPECT_EQ(p.separation, q.separation);
+    for (const auto& [u, v] : {std::pair{p.world_a, q.world_a}, std::pair{p.world_b, q.world_b}}) {
+      EXPECT_EQ(u.x, v.x);
+      EXPECT_EQ(u.y, v.y);
+      EXPECT_EQ(u.z, v.z);
+    }
+  }
+}
+
+// box_face_contact skips the clip of a box that box_beside_face finds beside
+// the reference face (a pile's edge and corner neighbours). Boxes of random
+// sizes and turns are put beside a box's edges and corners, some of them
+// within 1e-12 to 1e-6 m of the clip's side planes, where a wrong rounding
+// allowance would skip a clip that keeps a point: every face contact with the
+// shortcut must equal the one clipped in full, to the bit.
+TEST(Narrowphase, ClipShortcutOfBoxesBesideAFaceKeepsTheSameManifold) {
+  Rng rng(20261129);
+  const Real margin = 0.02;
+  int beside = 0, beside_with_points = 0, faces = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const Vec3 half_a{rng.uniform(0.1, 1), rng.uniform(0.1, 1), rng.uniform(0.1, 1)};
+    const Vec3 half_b{rng.uniform(0.1, 1), rng.uniform(0.1, 1), rng.uniform(0.1, 1)};
+    // Far from the origin now and then: the allowance scales with the coordinates.
+    const Vec3 centre_a = (trial % 4 == 0 ? 1000.0 : 1.0) * rng.direction();
+    const Mat3 turn_a = rng.rotation();
+    // B turned a little (a pile) or anyhow.
+    const Mat3 turn_b = trial % 2 ? turn_a : rng.rotation();
+    const BoxFrame a = box_frame(half_a, pose_at(centre_a, turn_a));
+    // B's centre beyond A's faces along two or three of A's axes (an edge or
+    // corner neighbour) or one (a face neighbour), by its projected extent
+    // plus a gap: random, or the side planes' slop and a hair more or less.
+    Vec3 offset{0, 0, 0};
+    const int along = 1 + trial % 3;
+    for (int k = 0; k < along; ++k) {
+      const int axis = (trial / 3 + k) % 3;
+      Real extent = 0;
+      for (int j = 0; j < 3; ++j)
+        extent += get(half_b, j) * std::fabs(dot(a.axis[axis], column(turn_b, j)));
+      const Real hairs[] = {1e-12, -1e-12, 1e-9, -1e-9, 1e-6, -1e-6};
+      const Real gap = trial % 5 == 0 ? kBoxClipSlop * get(half_a, axis) + hairs[trial / 5 % 6]
+                                      : rng.uniform(-0.01, 0.03);
+      offset += (rng.uniform(0, 1) < 0.5 ? -1 : 1) * (get(half_a, axis) + extent + gap) * a.axis[axis];
+    }
+    const BoxFrame b = box_frame(half_b, pose_at(centre_a + offset, turn_b));
+    for (int axis = 0; axis < 3; ++axis) {
+      for (const bool ref_is_a : {true, false}) {
+        const BoxFrame& ref = ref_is_a ? a : b;
+        const BoxFrame& inc = ref_is_a ? b : a;
+        const ContactManifold clipped =
+            box_face_contact(ref, inc, axis, ref_is_a, margin, ClipShortcut::Off);
+        const ContactManifold shortcut =
+            box_face_contact(ref, inc, axis, ref_is_a, margin, ClipShortcut::Allowed);
+        expect_same_bits(shortcut, clipped);
+        ++faces;
+        if (box_beside_face(ref, inc, axis)) {
+          ++beside;
+          beside_with_points += clipped.count > 0;
+        }
+      }
+    }
+  }
+  // Not vacuous: a good share of the faces took the shortcut, and some of
+  // those kept a point (GJK's closest points, or the deepest vertex).
+  EXPECT_GT(beside, faces / 10);
+  EXPECT_GT(beside_with_points, 100);
+  std::printf("faces %d, beside %d, of them with points %d\n", faces, beside, beside_with_points);
+}
+
 TEST(Narrowphase, RestingBoxKeepsFeatureIdsUnderTinyRotations) {
   struct Stack {
     const char* name;
