@@ -629,7 +629,7 @@ TEST(ContactPairs, EndRecordSkipsOnlyWhatThePairBoundSkips) {
     ASSERT_EQ(record.end, 1);
     ASSERT_EQ(record.other, 0);
     const bool by_pair = pair_surely_idle(c, 0, pair, motion);
-    const bool by_end = end_surely_idle(b, c, 1, record);
+    const bool by_end = end_surely_idle(b, c, b.motion[1], record);
     if (by_end) {
       ASSERT_TRUE(by_pair) << "trial " << t << ": the record skipped a pair";
     }

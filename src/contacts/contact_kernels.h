@@ -172,10 +172,14 @@ PABD_HD_ALWAYS_INLINE bool pair_surely_idle(const ContactArrays& c, int m, const
 /// bound, rounded outwards, is looser than the pair's, so what it tells idle
 /// pair_surely_idle would; a pair it does not is evaluated, and an
 /// evaluation finds an idle pair idle (first_live_contact).
-PABD_HD_ALWAYS_INLINE bool end_surely_idle(const BodyArrays& bodies, const ContactArrays& c, int i,
-                                           const EndIdleBound& r) {
-  return c.pair_quiet[r.end >> 1] &&
-         bound_says_idle(PairIdleBound{r.start_gap, r.reach}, pair_motion(bodies, i, r.other));
+/// `mine` is body i's BodyMotion, read once for all of its ends.
+PABD_HD_ALWAYS_INLINE bool end_surely_idle(const BodyArrays& bodies, const ContactArrays& c,
+                                           const BodyMotion& mine, const EndIdleBound& r) {
+  if (!c.pair_quiet[r.end >> 1]) return false;
+  const BodyMotion other = bodies.motion[r.other];
+  // pair_motion(bodies, i, r.other), the same operations.
+  const PairMotion motion{other.translation - mine.translation, mine.turn + other.turn};
+  return bound_says_idle(PairIdleBound{r.start_gap, r.reach}, motion);
 }
 
 /// Contact k's normal and tangential penalties.

@@ -148,6 +148,7 @@ PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
   if (b.is_static[i]) return;
   const int key = body_key[i];
   AffineSystem sys = body_bond_system(b, bonds, i, k);
+  const BodyMotion mine = b.motion[i];
   LiveEnd live[kLiveEndBatch];
   int live_count = 0;
   for (int e_at = ends.begin[i]; e_at < ends.begin[i + 1]; ++e_at) {
@@ -161,7 +162,7 @@ PABD_HD void colour_body_kernel(const BodyArrays& b, const BondArrays& bonds,
       // speculative side, edge and corner neighbours) costs its weights'
       // zeros. Telling it first changes nothing the live ones read: only
       // this body evaluates its pairs while its colour is solved, each pair once.
-      if (end_surely_idle(b, contact, i, r)) {
+      if (end_surely_idle(b, contact, mine, r)) {
         if (kKeepWeights) {
           contact.pair_weight[end.end] = 0;
           contact.pair_weight[end.end ^ 1] = 0;
