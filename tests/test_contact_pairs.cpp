@@ -580,13 +580,41 @@ TEST(ContactPairs, PairBoundSkipsOnlyIdlePairs) {
 TEST(ContactPairs, EndRecordSkipsOnlyWhatThePairBoundSkips) {
   std::mt19937 rng(29);
   std::uniform_real_distribution<double> unit(0, 1);
-  // Rounding: below and above, at every scale, and NaN kept.
-  for (int t = 0; t < 100000; ++t) {
-    const double x = (unit(rng) - 0.5) * std::pow(10.0, 12 * unit(rng) - 9);
+  // Rounding: below and above, at every scale, and NaN kept; each the float
+  // std::nextafter gives (float_next steps the bits instead), bit for bit.
+  const auto below_by_libm = [](double x) {
+    const float f = static_cast<float>(x);
+    return double(f) > x ? std::nextafter(f, -HUGE_VALF) : f;
+  };
+  const auto above_by_libm = [](double x) {
+    const float f = static_cast<float>(x);
+    return double(f) < x ? std::nextafter(f, HUGE_VALF) : f;
+  };
+  const auto same_float = [](float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  std::vector<double> xs = {0.0,
+                            -0.0,
+                            1e-46,
+                            -1e-46,
+                            1e-40,
+                            -1e-40,
+                            1.0,
+                            -1.0,
+                            0.1,
+                            -0.1,
+                            3.4028235677973366e38,
+                            -3.4028235677973366e38,
+                            1e300,
+                            -1e300,
+                            HUGE_VAL,
+                            -HUGE_VAL,
+                            std::numeric_limits<double>::denorm_min()};
+  for (int t = 0; t < 100000; ++t)
+    xs.push_back((unit(rng) - 0.5) * std::pow(10.0, 90 * unit(rng) - 50));
+  for (const double x : xs) {
     ASSERT_LE(double(float_below(x)), x);
     ASSERT_GE(double(float_above(x)), x);
-    // At most one float step away: the bound loosens by a float's rounding only.
-    ASSERT_LE(float_above(x), std::nextafter(static_cast<float>(x), HUGE_VALF));
+    ASSERT_TRUE(same_float(float_below(x), below_by_libm(x))) << x;
+    ASSERT_TRUE(same_float(float_above(x), above_by_libm(x))) << x;
   }
   EXPECT_TRUE(std::isnan(float_below(std::nan(""))));
   EXPECT_EQ(float_below(1e300), std::numeric_limits<float>::max());
