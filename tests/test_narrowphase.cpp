@@ -689,7 +689,8 @@ TEST(Narrowphase, ClipShortcutOfBoxesBesideAFaceKeepsTheSameManifold) {
       const Real hairs[] = {1e-12, -1e-12, 1e-9, -1e-9, 1e-6, -1e-6};
       const Real gap = trial % 5 == 0 ? kBoxClipSlop * get(half_a, axis) + hairs[trial / 5 % 6]
                                       : rng.uniform(-0.01, 0.03);
-      offset += (rng.uniform(0, 1) < 0.5 ? -1 : 1) * (get(half_a, axis) + extent + gap) * a.axis[axis];
+      offset +=
+          (rng.uniform(0, 1) < 0.5 ? -1 : 1) * (get(half_a, axis) + extent + gap) * a.axis[axis];
     }
     const BoxFrame b = box_frame(half_b, pose_at(centre_a + offset, turn_b));
     for (int axis = 0; axis < 3; ++axis) {
