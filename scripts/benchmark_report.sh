@@ -58,6 +58,31 @@ say "commit $commit, $(nproc) cores, load average $load_start"
 say "building $build"
 bench_build "$build" pabd_cli bench_spring_grid
 build_s=$((SECONDS - started))
+
+# What else ran while this command measured: the cores' busy time
+# (/proc/stat, in clock ticks) less this command's own (its children's CPU
+# time, from bash's `times`), and the time the hypervisor gave to other
+# machines (steal). The load average at the start says only what ran before.
+cpu_ticks() {  # busy and steal ticks of all cores: user nice system idle iowait irq softirq steal
+  local _cpu user nice system idle iowait irq softirq steal _rest
+  read -r _cpu user nice system idle iowait irq softirq steal _rest </proc/stat
+  echo "$((user + nice + system + irq + softirq)) $steal"
+}
+children_cpu_s() {  # sets children_cpu: user + system CPU seconds of this shell's finished children
+  # Called directly, and `times` not in a pipe or $(...): a subshell's
+  # children are its own.
+  local file
+  file="$(mktemp)"
+  times >"$file"
+  children_cpu="$(sed -n 2p "$file" | "$PY" -c '
+import re, sys
+print(sum(60 * float(m) + float(s) for m, s in re.findall(r"([0-9]+)m([0-9.]+)s", sys.stdin.read())))')"
+  rm -f "$file"
+}
+read -r busy_start steal_start < <(cpu_ticks)
+children_cpu_s
+own_start="$children_cpu"
+measure_started=$SECONDS
 data="$build/data"
 mkdir -p "$data" "$out"
 rm -f "$data"/*
@@ -113,19 +138,32 @@ say "bench_spring_grid ${sg[*]}"
 
 # 5. The report.
 load_end="$(cut -d' ' -f1-3 /proc/loadavg)"
+read -r busy_end steal_end < <(cpu_ticks)
+children_cpu_s
+own_end="$children_cpu"
+tick_hz="$(getconf CLK_TCK)"
+others="$("$PY" -c '
+import sys
+busy, steal, own_start, own_end, hz = (float(x) for x in sys.argv[1:])
+print(f"{max(busy / hz - (own_end - own_start), 0.0):.1f} {steal / hz:.1f}")' \
+  "$((busy_end - busy_start))" "$((steal_end - steal_start))" "$own_start" "$own_end" "$tick_hz")"
+read -r other_cpu_s steal_s <<<"$others"
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 os="$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}")"
 "$PY" -c '
 import json, sys
 k = ["commit", "date", "cpu", "cores", "os", "load_start", "load_end", "command", "quick", "reps",
-     "build_s", "measure_s", "pile_warmup", "pile_repeat"]
+     "build_s", "measure_s", "pile_warmup", "pile_repeat", "other_cpu_s", "steal_s"]
 meta = dict(zip(k, sys.argv[2:]))
 for n in ("cores", "reps", "build_s", "measure_s", "pile_warmup", "pile_repeat"):
   meta[n] = int(meta[n])
+for n in ("other_cpu_s", "steal_s"):
+  meta[n] = float(meta[n])
 meta["quick"] = meta["quick"] == "1"
 json.dump(meta, open(sys.argv[1], "w"), indent=1)' "$data/meta.json" "$commit" "$date_utc" \
   "${cpu:-unknown CPU}" "$(nproc)" "$os" "$load_start" "$load_end" "$command_line" "$quick" \
-  "$reps" "$build_s" "$((SECONDS - started - build_s))" "$pile_warmup" "$pile_repeat"
+  "$reps" "$build_s" "$((SECONDS - measure_started))" "$pile_warmup" "$pile_repeat" \
+  "$other_cpu_s" "$steal_s"
 "$PY" scripts/benchmark_report.py --data "$data" --out "$out"
 say "wrote $out/benchmarks.md and $out/benchmarks_scaling.svg from $data/"
 elapsed=$((SECONDS - started))

@@ -311,6 +311,38 @@ class BenchmarkReportTest(unittest.TestCase):
         with open(os.path.join(again, "benchmarks_scaling.svg"), "rb") as f:
             self.assertEqual(f.read(), first, "the same data gave a different SVG")
 
+    def report_with_meta(self, name, **meta):
+        """The report of the fixtures with meta.json's fields changed."""
+        data = os.path.join(self.tmp.name, name)
+        os.makedirs(data)
+        write_fixtures(data)
+        with open(os.path.join(data, "meta.json")) as f:
+            changed = json.load(f)
+        changed.update(meta)
+        with open(os.path.join(data, "meta.json"), "w") as f:
+            json.dump(changed, f)
+        run = generate(data, os.path.join(data, "out"))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(os.path.join(data, "out", "benchmarks.md")) as f:
+            return f.read()
+
+    def test_other_processes_cpu_time_decides_quiet(self):
+        # 500 s of measuring: 10 CPU-seconds of others is 2.0% of a core,
+        # under the 5% that a quiet machine allows, whatever the load average.
+        md = self.report_with_meta("quiet_cpu", other_cpu_s=10.0, steal_s=0.0,
+                                   load_start="3.00 3.00 3.00")
+        self.assertIn("While it measured (500 s), other processes used 10.0 CPU-seconds "
+                      "(2.0% of one core on average): the machine was quiet", md)
+        self.assertNotIn("Other work was running", md)
+        # 100 CPU-seconds (20%) is other work, and steal is named.
+        md = self.report_with_meta("busy_cpu", other_cpu_s=100.0, steal_s=30.0)
+        self.assertIn("**Other work was running.** While it measured (500 s), other processes "
+                      "used 100.0 CPU-seconds (20.0% of one core on average), and the hypervisor "
+                      "gave 30.0 s of these cores to other machines (steal)", md)
+        # Steal alone (30 of 500 s: 6%) is enough.
+        md = self.report_with_meta("stolen", other_cpu_s=1.0, steal_s=30.0)
+        self.assertIn("**Other work was running.**", md)
+
     def test_missing_data_is_one_line_and_status_1(self):
         empty = os.path.join(self.tmp.name, "empty")
         os.makedirs(empty)
