@@ -141,29 +141,25 @@ load_end="$(cut -d' ' -f1-3 /proc/loadavg)"
 read -r busy_end steal_end < <(cpu_ticks)
 children_cpu_s
 own_end="$children_cpu"
-tick_hz="$(getconf CLK_TCK)"
-others="$("$PY" -c '
-import sys
-busy, steal, own_start, own_end, hz = (float(x) for x in sys.argv[1:])
-print(f"{max(busy / hz - (own_end - own_start), 0.0):.1f} {steal / hz:.1f}")' \
-  "$((busy_end - busy_start))" "$((steal_end - steal_start))" "$own_start" "$own_end" "$tick_hz")"
-read -r other_cpu_s steal_s <<<"$others"
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 os="$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}")"
 "$PY" -c '
 import json, sys
 k = ["commit", "date", "cpu", "cores", "os", "load_start", "load_end", "command", "quick", "reps",
-     "build_s", "measure_s", "pile_warmup", "pile_repeat", "other_cpu_s", "steal_s"]
-meta = dict(zip(k, sys.argv[2:]))
+     "build_s", "measure_s", "pile_warmup", "pile_repeat"]
+meta = dict(zip(k, sys.argv[2:len(k) + 2]))
 for n in ("cores", "reps", "build_s", "measure_s", "pile_warmup", "pile_repeat"):
   meta[n] = int(meta[n])
-for n in ("other_cpu_s", "steal_s"):
-  meta[n] = float(meta[n])
+# The others: the busy ticks less the CPU seconds of this command, and the steal.
+busy, steal, own_start, own_end, hz = (float(x) for x in sys.argv[len(k) + 2:])
+meta["other_cpu_s"] = round(max(busy / hz - (own_end - own_start), 0.0), 1)
+meta["steal_s"] = round(steal / hz, 1)
 meta["quick"] = meta["quick"] == "1"
 json.dump(meta, open(sys.argv[1], "w"), indent=1)' "$data/meta.json" "$commit" "$date_utc" \
   "${cpu:-unknown CPU}" "$(nproc)" "$os" "$load_start" "$load_end" "$command_line" "$quick" \
   "$reps" "$build_s" "$((SECONDS - measure_started))" "$pile_warmup" "$pile_repeat" \
-  "$other_cpu_s" "$steal_s"
+  "$((busy_end - busy_start))" "$((steal_end - steal_start))" "$own_start" "$own_end" \
+  "$(getconf CLK_TCK)"
 "$PY" scripts/benchmark_report.py --data "$data" --out "$out"
 say "wrote $out/benchmarks.md and $out/benchmarks_scaling.svg from $data/"
 elapsed=$((SECONDS - started))
