@@ -60,28 +60,18 @@ bench_build "$build" pabd_cli bench_spring_grid
 build_s=$((SECONDS - started))
 
 # What else ran while this command measured: the cores' busy time
-# (/proc/stat, in clock ticks) less this command's own (its children's CPU
-# time, from bash's `times`), and the time the hypervisor gave to other
-# machines (steal). The load average at the start says only what ran before.
-cpu_ticks() {  # busy and steal ticks of all cores: user nice system idle iowait irq softirq steal
-  local _cpu user nice system idle iowait irq softirq steal _rest
+# (/proc/stat) less this command's own (its finished children's CPU time,
+# /proc/$$/stat's cutime and cstime: the same clock ticks), and the time the
+# hypervisor gave to other machines (steal). The load average at the start
+# says only what ran before.
+cpu_ticks() {  # busy, steal and this shell's children's ticks
+  local _cpu user nice system idle iowait irq softirq steal _rest shell
   read -r _cpu user nice system idle iowait irq softirq steal _rest </proc/stat
-  echo "$((user + nice + system + irq + softirq)) $steal"
+  shell="$(</proc/$$/stat)"
+  read -r -a shell <<<"${shell##*) }"  # the fields after the name: state is field 3
+  echo "$((user + nice + system + irq + softirq)) $steal $((shell[13] + shell[14]))"
 }
-children_cpu_s() {  # sets children_cpu: user + system CPU seconds of this shell's finished children
-  # Called directly, and `times` not in a pipe or $(...): a subshell's
-  # children are its own.
-  local file
-  file="$(mktemp)"
-  times >"$file"
-  children_cpu="$(sed -n 2p "$file" | "$PY" -c '
-import re, sys
-print(sum(60 * float(m) + float(s) for m, s in re.findall(r"([0-9]+)m([0-9.]+)s", sys.stdin.read())))')"
-  rm -f "$file"
-}
-read -r busy_start steal_start < <(cpu_ticks)
-children_cpu_s
-own_start="$children_cpu"
+read -r busy_start steal_start own_start < <(cpu_ticks)
 measure_started=$SECONDS
 data="$build/data"
 mkdir -p "$data" "$out"
@@ -138,9 +128,7 @@ say "bench_spring_grid ${sg[*]}"
 
 # 5. The report.
 load_end="$(cut -d' ' -f1-3 /proc/loadavg)"
-read -r busy_end steal_end < <(cpu_ticks)
-children_cpu_s
-own_end="$children_cpu"
+read -r busy_end steal_end own_end < <(cpu_ticks)
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 os="$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}")"
 "$PY" -c '
@@ -150,15 +138,15 @@ k = ["commit", "date", "cpu", "cores", "os", "load_start", "load_end", "command"
 meta = dict(zip(k, sys.argv[2:len(k) + 2]))
 for n in ("cores", "reps", "build_s", "measure_s", "pile_warmup", "pile_repeat"):
   meta[n] = int(meta[n])
-# The others: the busy ticks less the CPU seconds of this command, and the steal.
-busy, steal, own_start, own_end, hz = (float(x) for x in sys.argv[len(k) + 2:])
-meta["other_cpu_s"] = round(max(busy / hz - (own_end - own_start), 0.0), 1)
+# The others: the busy ticks less those of this command, and the steal.
+busy, steal, own, hz = (float(x) for x in sys.argv[len(k) + 2:])
+meta["other_cpu_s"] = round(max(busy - own, 0.0) / hz, 1)
 meta["steal_s"] = round(steal / hz, 1)
 meta["quick"] = meta["quick"] == "1"
 json.dump(meta, open(sys.argv[1], "w"), indent=1)' "$data/meta.json" "$commit" "$date_utc" \
   "${cpu:-unknown CPU}" "$(nproc)" "$os" "$load_start" "$load_end" "$command_line" "$quick" \
   "$reps" "$build_s" "$((SECONDS - measure_started))" "$pile_warmup" "$pile_repeat" \
-  "$((busy_end - busy_start))" "$((steal_end - steal_start))" "$own_start" "$own_end" \
+  "$((busy_end - busy_start))" "$((steal_end - steal_start))" "$((own_end - own_start))" \
   "$(getconf CLK_TCK)"
 "$PY" scripts/benchmark_report.py --data "$data" --out "$out"
 say "wrote $out/benchmarks.md and $out/benchmarks_scaling.svg from $data/"
