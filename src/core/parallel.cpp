@@ -10,4 +10,6 @@ int resolve_thread_count(int requested) {
 
 int this_thread_index() { return omp_get_thread_num(); }
 
+int this_team_size() { return omp_get_num_threads(); }
+
 }  // namespace pabd

@@ -138,6 +138,19 @@ void parallel_for_uneven(const ParallelFor& custom, int threads, int count, cons
   }
 }
 
+/// The calling thread's team size (1 outside a parallel region).
+int this_team_size();
+
+/// Runs fn(me, team) once on each thread of a team of at most `threads`
+/// (me in [0, team)): for work whose threads order themselves, as the
+/// colour flow's (solver/colour_flow.h), where a team may be smaller than
+/// asked for.
+template <typename Fn>
+void parallel_team(int threads, const Fn& fn) {
+#pragma omp parallel num_threads(threads)
+  fn(this_thread_index(), this_team_size());
+}
+
 /// Few calls of milliseconds each (a block of a block order's sweep,
 /// solver/block_order.h): one at a time as the threads finish, in parallel
 /// from two calls (a team of one, unlike parallel_for's inline loop, costs

@@ -16,6 +16,7 @@
 #include "model/contact_arrays.h"
 #include "pabd/world.h"
 #include "solver/body_kernels.h"
+#include "solver/colour_flow.h"
 #include "solver/colouring.h"
 #include "solver/island_kernels.h"
 
@@ -36,6 +37,8 @@ struct StepBuffers {
   bool island_lists_built = false;
   std::uint64_t island_lists_model = 0;
   int island_lists_bodies = 0, island_lists_bonds = 0;
+  /// The colored sweeps' dataflow's (solver/colour_flow.h).
+  ColourFlowBuffers colour_flow;
 };
 
 /// The step's settings, read once from WorldDef.

@@ -23,6 +23,7 @@
 #include "core/stage_clock.h"
 #include "solver/acceleration.h"
 #include "solver/colour_body_kernel.h"
+#include "solver/colour_flow.h"
 #include "solver/colouring.h"
 #include "solver/external_velocity.h"
 #include "solver/step_context.h"
@@ -41,6 +42,8 @@ struct HostStageTimer {
 /// uneven and blocks loops are its each. `Self` derives from it (CRTP).
 template <typename Self>
 struct OneKindOfLoop {
+  /// No dataflow over the colours (HostLoops::flow): colour by colour.
+  bool flow(const StepContext&, const ColouringView&, const ContactEnds&) const { return false; }
   template <typename Cost, typename Fn>
   void uneven(int n, const Cost&, const Fn& f) const {
     static_cast<const Self&>(*this).each(n, f);
@@ -55,6 +58,7 @@ struct OneKindOfLoop {
 struct HostLoops : HostStageTimer {
   const ParallelFor* custom = nullptr;
   int threads = 1;
+  StepBuffers* buffers = nullptr;  ///< the colour flow's memory
 
   template <typename Fn>
   void each(int n, const Fn& f) const {
@@ -69,12 +73,20 @@ struct HostLoops : HostStageTimer {
     parallel_for_blocks(*custom, threads, n, f);
   }
   void finish() const {}
+  /// Every iteration's colored sweeps as one dataflow (solver/colour_flow.h)
+  /// where it applies; false: the sweeps run colour by colour.
+  bool flow(const StepContext& ctx, const ColouringView& c, const ContactEnds& ends) const {
+    if (!buffers || !colour_flow_applies(ctx, c, threads)) return false;
+    colour_flow_sweeps(ctx, c, ends, threads, buffers->colour_flow);
+    return true;
+  }
 };
 
 inline HostLoops host_loops(const StepContext& ctx) {
   HostLoops loops;
   loops.custom = &ctx.parallel_for;
   loops.threads = ctx.threads;
+  loops.buffers = ctx.buffers;
   return loops;
 }
 
@@ -306,9 +318,18 @@ void iterate_loops(const StepContext& ctx, const ColouringView* colouring, bool 
   // Only the paper's local step reads D, so only it needs the contacts' sum w x x^T.
   const bool second_moment = !s.constants.rigid_local;
   const int sweeps = colouring ? colouring->colours : 1;
+  // Where nothing runs between one iteration's sweeps and the next but the
+  // fused dual updates, an executor may run them all at once as a dataflow
+  // (solver/colour_flow.h); the iterations below then only close the last.
+  bool flowed = false;
+  if (colouring && with_contacts && fuse_contact_dual && !accelerate) {
+    const auto mark = loops.start();
+    flowed = loops.flow(ctx, *colouring, ends);
+    if (flowed) loops.stop(mark, t.solve_ms);
+  }
 
-  for (int it = 0; it < s.iterations; ++it) {
-    for (int c = 0; c < sweeps; ++c) {
+  for (int it = flowed ? s.iterations - 1 : 0; it < s.iterations; ++it) {
+    for (int c = 0; c < sweeps && !flowed; ++c) {
       const Sweep sweep =
           colouring ? colour_sweep(*colouring, c, with_contacts) : jacobi_sweep(ctx);
       // A sweep without bonds or Jacobi pairs (a colour of a contact-only

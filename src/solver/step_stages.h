@@ -19,7 +19,9 @@
 //
 // Each stage is parallel loops over kernels that write only their own index
 // (a bond its two ends, a body itself): no atomics, and the same result for
-// any thread count.
+// any thread count. The one exception, colored sweeps run as a dataflow
+// (solver/colour_flow.h), orders the same kernels by per-body counters to
+// the same result.
 #pragma once
 
 #include "solver/step_context.h"
