@@ -57,9 +57,41 @@ TEST(ColourFlow, AppliesOnlyWhereNothingRunsBetweenColours) {
   c.block_begin = blocks;  // a block order
   EXPECT_FALSE(colour_flow_applies(ctx, c, 2));
   c.block_begin = nullptr;
+  ctx.settings.iterations = kFlowMaxIterations;  // more than a FlowRun counts
+  EXPECT_FALSE(colour_flow_applies(ctx, c, 2));
+  ctx.settings.iterations = 20;
+  EXPECT_TRUE(colour_flow_applies(ctx, c, 2));
   const int few[] = {0, 300, kFlowMinBodies - 1};
   c.colour_begin = few;
   EXPECT_FALSE(colour_flow_applies(ctx, c, 2));
+}
+
+TEST(ColourFlow, ARunGivesEachCallOnceAndOnlyToItsIteration) {
+  FlowRun run;
+  run.arm(3, 0, 10);
+  int begin = -1, end = -1;
+  EXPECT_FALSE(run.take(2, 4, false, begin, end));  // armed for iteration 3, not 2
+  ASSERT_TRUE(run.take(3, 4, false, begin, end));   // the owner, from the front
+  EXPECT_EQ(begin, 0);
+  EXPECT_EQ(end, 4);
+  ASSERT_TRUE(run.take(3, 4, true, begin, end));  // another thread, from the back
+  EXPECT_EQ(begin, 6);
+  EXPECT_EQ(end, 10);
+  ASSERT_TRUE(run.take(3, 4, false, begin, end));  // what is left, fewer than 4
+  EXPECT_EQ(begin, 4);
+  EXPECT_EQ(end, 6);
+  EXPECT_FALSE(run.take(3, 4, true, begin, end));
+  // Re-armed for the next iteration: a late taker of iteration 3 gets nothing.
+  run.arm(4, 0, 5);
+  EXPECT_FALSE(run.take(3, 4, false, begin, end));
+  ASSERT_TRUE(run.take(4, 8, true, begin, end));
+  EXPECT_EQ(begin, 0);
+  EXPECT_EQ(end, 5);
+  // The largest counts the word holds.
+  run.arm(kFlowMaxIterations - 2, kFlowMaxColourBodies - 3, kFlowMaxColourBodies - 1);
+  ASSERT_TRUE(run.take(kFlowMaxIterations - 2, 4, false, begin, end));
+  EXPECT_EQ(begin, kFlowMaxColourBodies - 3);
+  EXPECT_EQ(end, kFlowMaxColourBodies - 1);
 }
 
 TEST(ColourFlow, SameBitsOnAnyThreadCount) {

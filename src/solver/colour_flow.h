@@ -12,7 +12,9 @@
 //
 // Here each thread owns one run of every colour (split by cost, as
 // parallel_for_uneven splits it) and solves its runs in the sweeps' order,
-// iteration by iteration, colour by colour. Before solving body i in
+// iteration by iteration, colour by colour; done with its runs of a colour,
+// it takes from the other end of the others' runs of the same colour and
+// iteration (FlowRun). Before solving body i in
 // iteration t it waits only for what the sweep order puts before it among
 // what body i reads: each contact neighbour j of a smaller colour must have
 // finished iteration t, each of a larger colour iteration t - 1. A body
@@ -23,9 +25,12 @@
 // of a larger colour waits for i to finish iteration t before its own t):
 // the same bits for any thread count.
 //
-// It cannot deadlock: every wait is on a body earlier in the sweep order,
-// and each thread solves its bodies in that order, so the earliest body not
-// yet done always has what it waits for.
+// It cannot deadlock: every wait is on a body of an earlier colour or
+// iteration (a level), and a thread leaves a level only once each of its
+// runs there has been taken, by itself or by others; so the lowest level
+// with a body not done has every body it waits for done, and each of its
+// bodies is either being solved or still in a run whose owner is at that
+// level and will take it.
 //
 // It applies where nothing runs between the sweeps of one iteration and the
 // next: contacts, no bonds (their weights are a loop of their own per
@@ -34,6 +39,9 @@
 // long calls already).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "model/contact_arrays.h"
@@ -48,10 +56,51 @@ struct ColouringView;
 /// mostly passes them between the threads.
 inline constexpr int kFlowMinBodies = 512;
 
+/// One thread's run of one colour in the flow: the calls still to take,
+/// [front, back), and the iteration they belong to, in one 64-bit word
+/// (iteration 16 bits, front and back 24 each) on a cache line of its own.
+/// Its owner arms it when it reaches the colour in an iteration; a thread
+/// done with its own runs of the colour takes from the other end of the
+/// others' runs of the same iteration (kFlowTake at a time).
+struct alignas(64) FlowRun {
+  std::atomic<std::uint64_t> bounds{0};
+
+  static std::uint64_t pack(int iteration, int front, int back) {
+    return (std::uint64_t(std::uint32_t(iteration) & 0xffffu) << 48) |
+           (std::uint64_t(std::uint32_t(front) & 0xffffffu) << 24) |
+           std::uint64_t(std::uint32_t(back) & 0xffffffu);
+  }
+  void arm(int iteration, int front, int back) {
+    bounds.store(pack(iteration, front, back), std::memory_order_relaxed);
+  }
+  /// Takes up to n calls of `iteration` from the front (from_back: the
+  /// back) into [begin, end); false when none are left or the run is armed
+  /// for another iteration.
+  bool take(int iteration, int n, bool from_back, int& begin, int& end) {
+    std::uint64_t seen = bounds.load(std::memory_order_relaxed);
+    for (;;) {
+      if (int(seen >> 48) != (iteration & 0xffff)) return false;
+      const int front = int((seen >> 24) & 0xffffffu), back = int(seen & 0xffffffu);
+      if (front >= back) return false;
+      begin = from_back ? (back - n > front ? back - n : front) : front;
+      end = from_back ? back : (front + n < back ? front + n : back);
+      const std::uint64_t next =
+          from_back ? pack(iteration, front, begin) : pack(iteration, end, back);
+      if (bounds.compare_exchange_weak(seen, next, std::memory_order_relaxed)) return true;
+    }
+  }
+};
+
+/// Largest colour and most iterations a FlowRun word can count.
+inline constexpr int kFlowMaxColourBodies = 1 << 24;
+inline constexpr int kFlowMaxIterations = 1 << 16;
+
 /// The flow's memory, kept between steps: grown, never shrunk.
 struct ColourFlowBuffers {
-  std::vector<int> done;   ///< per body: iterations finished
-  std::vector<int> front;  ///< per colour, threads + 1: the threads' runs
+  std::vector<int> done;            ///< per body: iterations finished
+  std::vector<int> front;           ///< per colour, threads + 1: the threads' runs
+  std::unique_ptr<FlowRun[]> runs;  ///< per colour, per thread
+  std::size_t run_capacity = 0;
 };
 
 /// True when the step's iterations can run as one flow on `threads`
