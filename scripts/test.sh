@@ -67,7 +67,8 @@ if [ $quick -eq 0 ]; then
     # with every case skipped (no GPU): what a build without a device does.
     # The CLI and the viewer are not built again here: none of their sources
     # depends on PABD_CUDA, and the device test already links an executable
-    # against pabd with the backend (about 80 s of CI on 2 cores).
+    # against pabd with the backend (17 sources fewer; most of this phase is
+    # nvcc's two translation units, about 4 minutes on 2 cores).
     cmake -S . -B build-cuda -DPABD_CUDA_COMPILE_CHECK=ON -DPABD_CUDA=ON \
       -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DPABD_BUILD_BENCHMARKS=OFF -DPABD_BUILD_EXAMPLES=OFF -DPABD_BUILD_PYTHON=OFF >/dev/null
