@@ -46,30 +46,53 @@ void parallel_for(const ParallelFor& custom, int threads, int count, const Fn& f
   for (int i = 0; i < count; ++i) fn(i);
 }
 
-/// A run of calls [front, back) that its owner takes from the front and
-/// the other threads, once done with theirs, from the back; one 64-bit word,
-/// changed by compare-and-swap, on a cache line of its own.
-struct alignas(64) StealableRun {
+/// A run of calls [front, back) that its owner takes from one end and the
+/// other threads, once done with theirs, from the other; one 64-bit word,
+/// changed by compare-and-swap, on a cache line of its own. With
+/// kRoundBits > 0 the word also holds the round (an iteration) the run was
+/// armed for, and a taker of another round gets nothing: a run re-armed
+/// round after round (solver/colour_flow.h) needs no barrier between its
+/// takers. The bounds take the other bits, half each.
+template <int kRoundBits>
+struct alignas(64) TakeableRun {
+  static constexpr int kBoundBits = (64 - kRoundBits) / 2;
+  static constexpr std::uint64_t kBoundMask = (std::uint64_t(1) << kBoundBits) - 1;
+  /// Bounds and rounds a word holds: [0, kBoundLimit), [0, kRoundLimit).
+  static constexpr long long kBoundLimit =
+      (1LL << kBoundBits) - 1 > 0x7fffffffLL ? 0x7fffffffLL : 1LL << kBoundBits;
+  static constexpr long long kRoundLimit = 1LL << kRoundBits;
+
   std::atomic<std::uint64_t> bounds{0};
 
-  static std::uint64_t pack(int front, int back) {
-    return std::uint64_t(std::uint32_t(front)) | (std::uint64_t(std::uint32_t(back)) << 32);
+  static std::uint64_t pack(int round, int front, int back) {
+    std::uint64_t word = (std::uint64_t(std::uint32_t(front)) & kBoundMask) |
+                         ((std::uint64_t(std::uint32_t(back)) & kBoundMask) << kBoundBits);
+    if constexpr (kRoundBits > 0) word |= std::uint64_t(std::uint32_t(round)) << (2 * kBoundBits);
+    return word;
   }
-  void reset(int front, int back) { bounds.store(pack(front, back), std::memory_order_relaxed); }
-  /// Takes up to `n` calls from the front (from_back: from the back) into
-  /// [begin, end); false when none are left.
-  bool take(int n, bool from_back, int& begin, int& end) {
+  void arm(int round, int front, int back) {
+    bounds.store(pack(round, front, back), std::memory_order_relaxed);
+  }
+  /// Takes up to `n` calls of `round` from the front (from_back: from the
+  /// back) into [begin, end); false when none are left or the run is armed
+  /// for another round.
+  bool take(int round, int n, bool from_back, int& begin, int& end) {
     std::uint64_t seen = bounds.load(std::memory_order_relaxed);
     for (;;) {
-      const int front = int(std::uint32_t(seen)), back = int(std::uint32_t(seen >> 32));
+      if constexpr (kRoundBits > 0)
+        if (seen >> (2 * kBoundBits) != std::uint64_t(std::uint32_t(round))) return false;
+      const int front = int(seen & kBoundMask), back = int((seen >> kBoundBits) & kBoundMask);
       if (front >= back) return false;
       begin = from_back ? (back - n > front ? back - n : front) : front;
       end = from_back ? back : (front + n < back ? front + n : back);
-      const std::uint64_t next = from_back ? pack(front, begin) : pack(end, back);
+      const std::uint64_t next = from_back ? pack(round, front, begin) : pack(round, end, back);
       if (bounds.compare_exchange_weak(seen, next, std::memory_order_relaxed)) return true;
     }
   }
 };
+
+/// A run of parallel_for_uneven: one round, bounds of 32 bits.
+using StealableRun = TakeableRun<0>;
 
 /// Most threads a loop of uneven calls splits its runs for (more take part
 /// by taking from the others' runs).
@@ -124,7 +147,7 @@ void parallel_for_uneven(const ParallelFor& custom, int threads, int count, cons
   StealableRun run[kMaxUnevenRuns];
   int front[kMaxUnevenRuns + 1];
   split_by_cost(count, cost, runs, front);
-  for (int r = 0; r < runs; ++r) run[r].reset(front[r], front[r + 1]);
+  for (int r = 0; r < runs; ++r) run[r].arm(0, front[r], front[r + 1]);
 #pragma omp parallel num_threads(runs)
   {
     const int me = this_thread_index();
@@ -132,7 +155,7 @@ void parallel_for_uneven(const ParallelFor& custom, int threads, int count, cons
     for (int v = 0; v < runs; ++v) {
       // Its own run first, from the front; then the others', from the back.
       const int r = (me + v) % runs;
-      while (run[r].take(kUnevenTake, v > 0, begin, end))
+      while (run[r].take(0, kUnevenTake, v > 0, begin, end))
         for (int i = begin; i < end; ++i) fn(i);
     }
   }

@@ -79,10 +79,7 @@ void colour_flow_sweeps(const StepContext& ctx, const ColouringView& colouring,
   const int* order = colouring.order;
   for (int c = 0; c < colours; ++c) {
     const int* list = order + colouring.colour_begin[c];
-    const auto cost = [&](int j) {
-      const int i = list[j];
-      return kBodyCostInPairEnds + ends.begin[i + 1] - ends.begin[i];
-    };
+    const auto cost = [&](int j) { return body_sweep_cost(ends, list[j]); };
     split_by_cost(colouring.colour_begin[c + 1] - colouring.colour_begin[c], cost, runs,
                   buffers.front.data() + std::size_t(c) * std::size_t(runs + 1));
   }

@@ -39,11 +39,10 @@
 // long calls already).
 #pragma once
 
-#include <atomic>
-#include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "core/parallel.h"
 #include "model/contact_arrays.h"
 
 namespace pabd {
@@ -56,44 +55,15 @@ struct ColouringView;
 /// mostly passes them between the threads.
 inline constexpr int kFlowMinBodies = 512;
 
-/// One thread's run of one colour in the flow: the calls still to take,
-/// [front, back), and the iteration they belong to, in one 64-bit word
-/// (iteration 16 bits, front and back 24 each) on a cache line of its own.
-/// Its owner arms it when it reaches the colour in an iteration; a thread
-/// done with its own runs of the colour takes from the other end of the
-/// others' runs of the same iteration (kFlowTake at a time).
-struct alignas(64) FlowRun {
-  std::atomic<std::uint64_t> bounds{0};
-
-  static std::uint64_t pack(int iteration, int front, int back) {
-    return (std::uint64_t(std::uint32_t(iteration) & 0xffffu) << 48) |
-           (std::uint64_t(std::uint32_t(front) & 0xffffffu) << 24) |
-           std::uint64_t(std::uint32_t(back) & 0xffffffu);
-  }
-  void arm(int iteration, int front, int back) {
-    bounds.store(pack(iteration, front, back), std::memory_order_relaxed);
-  }
-  /// Takes up to n calls of `iteration` from the front (from_back: the
-  /// back) into [begin, end); false when none are left or the run is armed
-  /// for another iteration.
-  bool take(int iteration, int n, bool from_back, int& begin, int& end) {
-    std::uint64_t seen = bounds.load(std::memory_order_relaxed);
-    for (;;) {
-      if (int(seen >> 48) != (iteration & 0xffff)) return false;
-      const int front = int((seen >> 24) & 0xffffffu), back = int(seen & 0xffffffu);
-      if (front >= back) return false;
-      begin = from_back ? (back - n > front ? back - n : front) : front;
-      end = from_back ? back : (front + n < back ? front + n : back);
-      const std::uint64_t next =
-          from_back ? pack(iteration, front, begin) : pack(iteration, end, back);
-      if (bounds.compare_exchange_weak(seen, next, std::memory_order_relaxed)) return true;
-    }
-  }
-};
+/// One thread's run of one colour in the flow, armed by its owner when it
+/// reaches the colour in an iteration (the run's round); a thread done with
+/// its own runs of the colour takes from the other end of the others' runs
+/// of the same iteration. Iteration 16 bits, bounds 24 each.
+using FlowRun = TakeableRun<16>;
 
 /// Largest colour and most iterations a FlowRun word can count.
-inline constexpr int kFlowMaxColourBodies = 1 << 24;
-inline constexpr int kFlowMaxIterations = 1 << 16;
+inline constexpr int kFlowMaxColourBodies = int(FlowRun::kBoundLimit);
+inline constexpr int kFlowMaxIterations = int(FlowRun::kRoundLimit);
 
 /// The flow's memory, kept between steps: grown, never shrunk.
 struct ColourFlowBuffers {

@@ -241,6 +241,12 @@ void sweep_bonds(const StepContext& ctx, const Sweep& s, bool fuse, bool second_
 /// 1.14 with 1, 1.12 with 8, 1.20 with 4 (noise-level), 1.19-1.22 by count.
 inline constexpr int kBodyCostInPairEnds = 2;
 
+/// Body i's estimated cost in a split (for a host's; a device's executor
+/// ignores it): its solve and its listed pair ends.
+inline int body_sweep_cost(const ContactEnds& ends, int i) {
+  return kBodyCostInPairEnds + ends.begin[i + 1] - ends.begin[i];
+}
+
 /// The sweep's bodies: gather, global solve, closest rotation. A colour of a
 /// colored sweep with contacts evaluates its bodies' contact pairs in the
 /// same loop (solver/colour_body_kernel.h), not beforehand in sweep_bonds.
@@ -268,13 +274,7 @@ void sweep_bodies(const StepContext& ctx, const Sweep& s, const ContactEnds& end
       });
     } else {
       const int last = s.body_count;
-      // A body's estimated cost: its solve and its listed pair ends (for a
-      // host's split; a device's executor ignores it).
-      const int* end_begin = ends.begin;
-      const auto cost = [=](int j) {
-        const int i = list[j];
-        return kBodyCostInPairEnds + end_begin[i + 1] - end_begin[i];
-      };
+      const auto cost = [=](int j) { return body_sweep_cost(ends, list[j]); };
       loops.uneven(last, cost, [=] PABD_LAMBDA(int j) {
         if (j + 2 < last) prefetch_body_ends(ends, list[j + 2]);
         colour_body_kernel(bodies, bonds, contact, ends, body_key, fuse, keep_weights, list[j], k);
